@@ -1,44 +1,55 @@
 """Which stage of the PII tagger loses each annotated name the detector misses: the route (the student the text's
 guessed languages send it to), the student (no span, or a span of another label), the name filter, the type's
-threshold, the name verifier, or none of them (the tagger kept it; lost later).
+threshold, the name verifier, or none of them (the tagger kept it; lost later); and which recognizer masks each
+REAL_NAME or USERNAME span that overlaps no annotated value.
 
     python benchmarks/pii_name_stages.py FILE [FILE ...]        # JSONL of {text, lang, pii: [{value, type}]}
-    python benchmarks/pii_name_stages.py FILE --show            # and the missed names under each stage
+    python benchmarks/pii_name_stages.py FILE --show            # and the missed and wrong names under each cause
+    python benchmarks/pii_name_stages.py FILE --all-languages --json OUT   # every row; counts only in OUT
 
-Only rows in English ("lang": "en" or none) are read. A name is missed when no span the detector masks (default levels,
-one text at a time, as benchmarks/pii_registers.py) overlaps it; each occurrence counts. Each stage is read as the
-recognizer runs it (pii_tagger/recognizer.py), on the text's whole-text language guess (the detector guesses per
-sentence too: a long text's sentence may go to the other student).
+Without --all-languages only rows in English ("lang": "en" or none) are read. A name is missed when no span the
+detector masks (default levels, one text at a time, as benchmarks/pii_registers.py) overlaps it; each occurrence counts.
+Each stage is read as the recognizer runs it (pii_tagger/recognizer.py), on the languages of the detector's piece of
+the text that holds the name (`language.read`). A missed USERNAME is no tagger label: its stage is "no recognizer".
+A wrong span's cause is the recognizer that masked it (the tagger: the student that tagged it), and whether the
+name is on the public-name lists (`public_name`); each value's kind (`kind_of_value`) beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pii_multilingual import predict  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 
+from stealthflow.pii_tagger.lexicons import RELATIVES, given_name  # noqa: E402
 from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger  # noqa: E402
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, span_floors  # noqa: E402
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, may_be_english, student_for  # noqa: E402
 from stealthflow.pii_tagger.verifier import Candidate, shipped_verifiers  # noqa: E402
+from stealthflow.placeholders.common_words import common_word, frequent_in, given_in_languages  # noqa: E402
 from stealthflow.placeholders.detector import Detector  # noqa: E402
-from stealthflow.placeholders.language import shared_guesser  # noqa: E402
+from stealthflow.placeholders.language import OTHERS, read, shared_guesser  # noqa: E402
+from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
+from stealthflow.placeholders.recognizers.languages import vocabulary  # noqa: E402
+from stealthflow.placeholders.recognizers.public_names import public_name  # noqa: E402
+from stealthflow.placeholders.types import Span  # noqa: E402
 
 NAME = "REAL_NAME"
+KINDS = (NAME, "USERNAME")
 
 
-def stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: int) -> str:
-    """The stage that loses the name text[start:end]: where the route sends the text, then what the student, the
-    filter, the threshold and the verifier make of the tagger's spans over it."""
-    languages = shared_guesser().guess(text).candidates
+def stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, languages: frozenset[str]) -> str:
+    """The stage that loses the name text[start:end] in a piece read in `languages`: where the route sends the text,
+    then what the student, the filter, the threshold and the verifier make of the tagger's spans over it."""
     directory = student_for(languages)
     route = "" if directory == ENGLISH_STUDENT else "read by the multilingual student: "
     tagger = load_pii_tagger(directory)
@@ -64,30 +75,101 @@ def _after_student(recognizer: PiiTaggerRecognizer, text: str, tagged: TaggedSpa
     return "kept by the tagger (lost later)"
 
 
+def missed_stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, kind: str) -> str:
+    """`stage` on the detector's piece of `text` that holds the name (a USERNAME: no recognizer found it)."""
+    if kind != NAME:
+        return "no recognizer"
+    reading = read(text, shared_guesser())
+    piece = next((p for p in reading.pieces if p.start <= start < p.end), reading.pieces[-1])
+    if not piece.guess.readers:
+        return "route: read in no covered language"
+    offset = piece.start
+    return stage(recognizer, text[offset : piece.end], start - offset, end - offset, piece.guess.readers)
+
+
+def wrong_cause(text: str, span: Span, lang: str) -> str:
+    """Who masked a span on no annotated value: its recognizer (the tagger's student), whether the name is a
+    public one, and what the value is (`kind_of_value`)."""
+    source = span.source
+    if source == "pii_tagger":
+        source += " (multilingual student)" if "multilingual" in span.reason else " (English student)"
+    public = ", on the public-name lists" if public_name(text, span.start, span.end) else ""
+    return f"{source}{public}, {kind_of_value(span.text_in(text), lang)}"
+
+
+def kind_of_value(value: str, lang: str) -> str:
+    """A kinship word ("Oma"), a full name (two words or more), one word that is a given name of the lexicons (Faker's:
+    `given_name`, `given_in_languages`; "Leider" too), another word of the text's language (English: WordNet's common
+    words, `common_word`; another language: its frequent words, `frequent_in`; "Helaas", "Bill"), or another word."""
+    words = value.split()
+    if _KINSHIP.fullmatch(value) or (lang in OTHERS and value.casefold() in _kinship_words(lang)):
+        return "kinship word"
+    if len(words) > 1:
+        return "two words or more"
+    if given_name(value) or given_in_languages(value):
+        return "one word, a given name of the lexicons"
+    if common_word(value) if lang not in OTHERS else frequent_in(value, lang):
+        return "one word, another word of its language"
+    return "one word, other"
+
+
+_KINSHIP = re.compile(rf"(?i:{RELATIVES})")
+
+
+@cache
+def _kinship_words(code: str) -> frozenset[str]:
+    """The last words of a language's relatives' cues ("meine oma": "oma")."""
+    return frozenset(cue.split()[-1] for cue in vocabulary(code).relatives)
+
+
+def capitals(value: str) -> str:
+    return "capitalised" if value[:1].isupper() else "not capitalised"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--show", action="store_true", help="print the missed names under each stage")
+    parser.add_argument("--show", action="store_true", help="print the missed and wrong names under each cause")
+    parser.add_argument("--all-languages", action="store_true", help="every row, not only the English ones")
+    parser.add_argument("--json", type=Path, help="also write the counts here (no text)")
     args = parser.parse_args()
-    detector, recognizer = Detector(build_recognizers(models=True)), PiiTaggerRecognizer()
+    detector, recognizer, config = Detector(build_recognizers(models=True)), PiiTaggerRecognizer(), ProtectConfig()
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
-    rows = [row for row in rows if row.get("lang", "en") == "en"]
-    stages: Counter[str] = Counter()
-    missed: dict[str, list[str]] = {}
-    total = 0
-    for row, found in zip(rows, predict(detector, [row["text"] for row in rows]), strict=True):
-        for start, end, kind in gold_spans(row):
-            if kind != NAME:
+    rows = [row for row in rows if args.all_languages or row.get("lang", "en") == "en"]
+    counts: dict[str, Counter[str]] = {key: Counter() for key in ("names", "found", "missed", "masked", "wrong")}
+    shown: dict[str, list[str]] = {}
+    for row, spans in zip(rows, detector.detect_many([row["text"] for row in rows]), strict=True):
+        text, lang, gold = row["text"], row.get("lang", "en"), gold_spans(row)
+        masked = [s for s in spans if config.masks(s.type, s.level)]
+        for start, end, kind in gold:
+            if kind not in KINDS:
                 continue
-            total += 1
-            if any(s < end and start < e for s, e, _ in found):
+            counts["names"][f"{kind} {lang}"] += 1
+            if any(s.start < end and start < s.end for s in masked):
+                counts["found"][f"{kind} {lang}"] += 1
                 continue
-            lost = stage(recognizer, row["text"], start, end)
-            stages[lost] += 1
-            missed.setdefault(lost, []).append(row["text"][start:end])
-    print(f"{total} names, {total - stages.total()} found, {stages.total()} missed")
-    for lost, count in stages.most_common():
-        print(f"{count:5d}  {lost}" + (f": {', '.join(missed[lost])}" if args.show else ""))
+            value = text[start:end]
+            cause = f"{kind} {lang}, {capitals(value)}, {kind_of_value(value, lang)}: " + missed_stage(
+                recognizer, text, start, end, kind
+            )
+            counts["missed"][cause] += 1
+            shown.setdefault("missed " + cause, []).append(text[start:end])
+        for span in masked:
+            if span.type not in KINDS:
+                continue
+            counts["masked"][f"{span.type} {lang}"] += 1
+            if any(s < span.end and span.start < e for s, e, _ in gold):
+                continue
+            cause = f"{span.type} {lang}{' (passage without PII)' if not gold else ''}: {wrong_cause(text, span, lang)}"
+            counts["wrong"][cause] += 1
+            shown.setdefault("wrong " + cause, []).append(span.text_in(text))
+    for key in ("missed", "wrong"):
+        print(f"{key}: {counts[key].total()}")
+        for cause, count in sorted(counts[key].items()):
+            print(f"{count:5d}  {cause}" + (f": {' | '.join(shown[key + ' ' + cause])}" if args.show else ""))
+    print("annotated:", dict(counts["names"]), "found:", dict(counts["found"]), "masked:", dict(counts["masked"]))
+    if args.json:
+        args.json.write_text(json.dumps({key: dict(sorted(c.items())) for key, c in counts.items()}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
