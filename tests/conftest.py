@@ -7,6 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import platformdirs
 import pytest
 from hypothesis import settings
 
@@ -29,6 +30,9 @@ os.environ["XDG_CONFIG_HOME"] = os.path.join(_USER_DIRS, "config")
 os.environ.setdefault("STEALTHFLOW_VAULT_KEY", base64.urlsafe_b64encode(secrets.token_bytes(32)).decode())
 # The PII tagger (a MiniLM forward pass per text) is on for users; tests that need it turn it on.
 os.environ.setdefault("STEALTHFLOW_TAGGER", "0")
+# One model cache for the run, in and out of process: a command run under a test's own HOME or XDG_CACHE_HOME reuses
+# the embedded model converted once (~20 s of CPU and 0.5 GB a conversion); test_real_model converts into an empty one.
+os.environ.setdefault("STEALTHFLOW_CACHE_DIR", platformdirs.user_cache_dir("stealthflow"))
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -196,8 +196,6 @@ def test_protect_without_the_tagger_imports_no_nlp_library(home, tmp_path):
 def test_protect_with_the_default_rewrite_imports_neither_torch_nor_transformers(home, tmp_path):
     """The default rewrite (`local`) runs the cue tagger (MiniLM), spaCy's parse and the SmolLM2 fluency
     scorer all without torch: importing it cost a cold call ~2 s of its ~7.7 s of CPU."""
-    from stealthflow.llm.embedded import cache_dir
-
     heavy = ("torch", "transformers")
     post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@mailbox.org"
     probe = (
@@ -205,9 +203,8 @@ def test_protect_with_the_default_rewrite_imports_neither_torch_nor_transformers
         f"atexit.register(lambda: print([m for m in {heavy!r} if m in sys.modules], file=sys.stderr)); "
         f"sys.argv = ['stealthflow', 'protect', {post!r}]; from stealthflow.cli import main; main()"
     )
-    env = {**home, "STEALTHFLOW_CACHE_DIR": str(cache_dir().parent.parent)}  # the converted model, kept
     result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=home, timeout=300
     )
     assert result.returncode == 0, result.stderr
     assert "ER nurse" not in result.stdout and "<EMAIL_1>" in result.stdout, result.stdout  # rewritten and masked

@@ -1,5 +1,7 @@
 """End to end on the real embedded SmolLM2-135M-Instruct (no fake anywhere)."""
 
+import shutil
+
 import pytest
 
 from stealthflow.anonymize import StandardAnonymizer
@@ -45,3 +47,25 @@ def test_generation_is_deterministic_with_a_seed(embedded_llm):
     # the cache is off: this is a second real generation with the same seed
     second = embedded_llm.chat(messages, max_new_tokens=12, temperature=0.7, seed=3).text
     assert first == second and first
+
+
+def test_the_first_use_converts_the_packaged_gguf_into_an_empty_cache_once(tmp_path, monkeypatch):
+    """A new user's first run: the GGUF becomes a float checkpoint in the cache (the other tests share one, conftest's
+    STEALTHFLOW_CACHE_DIR), whole (no staging folder left), loadable, and a second use converts nothing."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from stealthflow.llm.embedded import MODEL_ID, converted_model_path
+
+    monkeypatch.setenv("STEALTHFLOW_CACHE_DIR", str(tmp_path))
+    path = converted_model_path()
+    assert path == tmp_path / "models" / MODEL_ID and (path / "config.json").exists()
+    assert [p.name for p in path.parent.iterdir()] == [MODEL_ID]  # renamed into place, no ".convert-" left
+    written = (path / "model.safetensors").stat().st_mtime_ns
+    assert converted_model_path() == path and (path / "model.safetensors").stat().st_mtime_ns == written
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
+    with torch.no_grad():
+        logits = model(**tokenizer("Hello", return_tensors="pt")).logits
+    assert logits.shape[-1] >= len(tokenizer) and torch.isfinite(logits).all()
+    shutil.rmtree(path)  # 0.5 GB: not kept among pytest's last three runs' temp dirs

@@ -1,6 +1,7 @@
 """harvest -> SFT -> GRPO end to end on a tiny random Llama (no download), plus the recipe loader."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -185,7 +186,7 @@ def test_balanced_options_repeat_the_rarer_options_of_each_attribute():
 
 @pytest.mark.real_model
 def test_real_model_sft_step_and_adapter_backend(tmp_path):
-    """SmolLM2-135M: one SFT step on two harvested reference attack examples, then the adapter answers."""
+    """SmolLM2-135M: one SFT step on a harvested reference attack example, a finite loss, then the adapter answers."""
     from stealthflow.harvest import HarvestConfig, collect
     from stealthflow.llm import ModelConfig, build_llm
 
@@ -194,19 +195,20 @@ def test_real_model_sft_step_and_adapter_backend(tmp_path):
     sft, _ = collect({}, profiles, HarvestConfig(reference_scope="all"))
     from datasets import Dataset
 
-    Dataset.from_list(sft[:2]).save_to_disk(str(tmp_path / "data" / "sft"))
+    Dataset.from_list(sft[:1]).save_to_disk(str(tmp_path / "data" / "sft"))
     recipe = load_recipe(
         REPO / "training" / "smollm2-cpu.yaml",
         {
             "output_dir": str(tmp_path / "out"),
             "sft.data": str(tmp_path / "data"),
-            "sft.batch_size": 2,
+            "sft.batch_size": 1,
             "sft.gradient_accumulation_steps": 1,
             "sft.max_length": 768,
         },
     )
     adapter = run_sft(recipe)
-    assert json.loads((adapter.parent / "run_info.json").read_text())["steps"] == 1
+    info = json.loads((adapter.parent / "run_info.json").read_text())
+    assert info["steps"] == 1 and info["examples"] == 1 and math.isfinite(info["final_loss"])
     llm = build_llm(ModelConfig(model="embedded", adapter=str(adapter), max_new_tokens=8, dtype="float32"))
     assert llm.chat([{"role": "user", "content": "Hello"}]).completion_tokens > 0
     llm.close()
@@ -340,9 +342,9 @@ def test_real_model_dual_model_sft_and_self_attack_grpo_step(tmp_path):
         {
             "output_dir": str(tmp_path / "out"),
             "sft.data": str(tmp_path / "data"),
-            "sft.max_examples": 2,
+            "sft.max_examples": 1,
             "sft.trainer": {},  # one epoch: one step
-            "sft.batch_size": 2,
+            "sft.batch_size": 1,
             "sft.gradient_accumulation_steps": 1,
             "grpo.max_steps": 1,
             "grpo.batch_size": 2,
