@@ -390,8 +390,8 @@ class MemoryStore:
         min_score: float = MIN_SCORE,
     ) -> Packed:
         """The user's memories most similar to the query, most similar first, within the budget, none whose
-        similarity (cosine, -1 to 1) is below `min_score`. The query is redacted with the user's session first, so a
-        value finds its placeholder."""
+        similarity (cosine, -1 to 1) is below `min_score`. The query (after `purpose`, when given) is redacted with the
+        user's session first, so a value finds its placeholder and the embedder gets none."""
         if budget_tokens <= 0:
             raise ValueError("budget_tokens must be positive")
         if not -1.0 <= min_score <= 1.0:
@@ -400,10 +400,9 @@ class MemoryStore:
         if not len(matrix.ids):
             return self._packed(user, [])
         # redacted, not protected: the query's values get no vault row (nor index) of their own, so nothing of a
-        # search outlives it, and a value named only in queries never shifts the user's numbering
-        redacted_query = self.protector.redact(query, vault_session(user))
-        if purpose:
-            redacted_query = f"{purpose}: {redacted_query}"
+        # search outlives it, and a value named only in queries never shifts the user's numbering; the purpose with it,
+        # since the embedder gets both (rev31: an `embed` off this device got the purpose's values)
+        redacted_query = self.protector.redact(f"{purpose}: {query}" if purpose else query, vault_session(user))
         scores = matrix.vectors @ np.asarray(self.embed([redacted_query]), dtype=np.float32)[0]
         # The best CANDIDATES by similarity (partial sort: no full sort of 100k scores), then
         # similarity first with the newer memory (higher id) breaking ties.
