@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.data import DataError
+from stealthflow.data.loader import json_line
 from stealthflow.integrations import hydrate_strings, protect_strings, strings_in
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
@@ -102,7 +103,7 @@ def input_rows(text: str, where: str) -> list[tuple[str, str, str, dict | None]]
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json_line(line)
             rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise DataError(
