@@ -53,6 +53,21 @@ def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path)
     assert rows[-2].record == {"id": 2, "text": "b"}
 
 
+def test_a_line_nested_too_deep_or_with_a_too_long_number_is_a_failed_row_not_a_crash(tmp_path):
+    """rev31: a line of arrays nested past Python's stack raised RecursionError out of the block reader (and a number
+    of more digits than Python converts a bare ValueError): each is a row with its reason, the others read."""
+    path = tmp_path / "a.jsonl"
+    deep = '{"id": 1, "text": "a", "m": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    path.write_text(deep + "\n" + '{"id": ' + "9" * 5_000 + ', "text": "b"}\n{"id": 2, "text": "c"}\n')
+    (block,) = plan_blocks(input_files(str(path)))
+    rows = list(read_block(block))
+    assert [r.error for r in rows] == [
+        "not valid JSON (arrays or objects nested too deep at column 1)",
+        "not valid JSON (a number of too many digits at column 1)",
+        "",
+    ]
+
+
 def test_a_row_with_a_lone_surrogate_fails_alone_before_pandas_sees_it(tmp_path):
     """rev27 M2: one row whose text, id or kept column held a lone surrogate failed the whole block (pandas cannot hold
     one), on every rerun: it fails alone, named by its line (its values dropped), and the other rows are read."""

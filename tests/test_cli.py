@@ -230,6 +230,29 @@ def test_a_repeated_id_is_named_by_its_lines_not_printed(user_home):
     assert "dana.kerr" not in refused.output and not (user_home / "out.jsonl").exists()
 
 
+def test_json_lines_nested_too_deep_or_with_a_too_long_number_are_named_not_a_traceback(user_home):
+    """rev31: a JSONL line of arrays nested past Python's stack stopped protect, restore, memory append and anonymize
+    with a traceback (exit 1), and a number of more digits than Python converts with Python's own message and no
+    line. Each is now a clear error naming the file and line, exit 2, nothing written."""
+    deep = '{"id": "a", "text": "mail quillon.varrick@examplemail.org", "m": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    long_number = '{"id": ' + "9" * 5_000 + ', "text": "mail quillon.varrick@examplemail.org"}'
+    for name, line, why in (("deep", deep, "nested too deep"), ("long", long_number, "too many digits")):
+        path = user_home / f"{name}.jsonl"
+        path.write_text('{"id": "ok", "user": "ann", "text": "hello"}\n' + line + "\n")
+        for command in (
+            ["protect", "-i", str(path), "-o", "out.jsonl", "--rewrite", "none", "--no-tagger"],
+            ["restore", "-i", str(path), "-o", "out.jsonl", "-s", "default"],
+            ["memory", "append", "--user", "ann", "-i", str(path), "--no-tagger"],
+            ["anonymize", str(path), "--method", "ner-mask"],
+        ):
+            said = runner.invoke(app, command)
+            output = " ".join(said.output.split())
+            assert said.exit_code == 2, (command, said.output[-300:])
+            assert f"{name}.jsonl:2" in output and "Traceback" not in output and "quillon" not in output
+            assert command[0] != "protect" or why in output
+            assert not (user_home / "out.jsonl").exists()
+
+
 def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     """`restore -i` under another session than the rows carry restores nothing: it names the rows' session (main
     said nothing about it); a forgotten value is not called "never issued" (main: "were not issued")."""

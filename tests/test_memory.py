@@ -739,3 +739,36 @@ def test_pack_leaves_out_memories_below_the_relevance_floor_cli_http_and_python(
     none = run(app, [*common, str(yaml)], input="the rules of cricket")
     assert none.exit_code == 0 and none.stdout == ""
     assert "no memory of user ann is similar enough to the query" in " ".join(none.stderr.split())
+
+
+def test_a_pack_purpose_reaches_the_embedder_redacted_python_and_http(tmp_path, monkeypatch):
+    """rev31: `pack(purpose=...)` embedded the purpose as it was, beside the redacted query, so an `embed` off this
+    device (a hosted embeddings endpoint) got its values. The recording embedder stands in for such an endpoint
+    (FAKE: hashed bag of words, labelled); the store, its SQLite file, the vault and the HTTP service are real."""
+    import httpx
+
+    from stealthflow.service import create_app
+    from stealthflow.testing.loopback import serve
+
+    sent: list[str] = []
+
+    def recording_embed(texts):  # FAKE embedder: records what a hosted one would be sent
+        sent.extend(texts)
+        return fake_embed(texts)
+
+    config = protect_config(tmp_path, monkeypatch)
+    store = MemoryStore(tmp_path / "m.sqlite", make_protector(config), embed=recording_embed)
+    store.append("ann", "My billing e-mail is quillon.varrick@examplemail.org.")
+    purpose = "refund to quillon.varrick@examplemail.org, card 4539 5787 6362 1486"
+    packed = store.pack("ann", "what is my billing e-mail?", purpose=purpose, min_score=-1)
+    with serve(create_app(store.protector, "t0ken-long-enough-16", memory=store)) as port:
+        answer = httpx.post(
+            f"http://127.0.0.1:{port}/memory/pack",
+            headers={"Authorization": "Bearer t0ken-long-enough-16"},
+            json={"user": "ann", "query": "what is my billing e-mail?", "purpose": purpose, "min_score": -1},
+        )
+    store.close()
+    assert answer.status_code == 200 and len(answer.json()["items"]) == len(packed.items) == 1
+    queries = [text for text in sent if "refund" in text]
+    assert len(queries) == 2 and all(text.startswith("refund to <EMAIL_1>, card <CREDIT_CARD>") for text in queries)
+    assert not [text for text in sent if "quillon" in text or "6362" in text]

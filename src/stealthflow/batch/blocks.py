@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from stealthflow.data import DataError
-from stealthflow.data.loader import not_json
+from stealthflow.data.loader import json_line, not_json
 
 FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 BLOCK_BYTES = (
@@ -183,7 +183,7 @@ _LINE_STARTS: dict[tuple[str, int, int], list[tuple[int, int]]] = {}  # (path, s
 
 def _parse_line(position: int, line: bytes) -> Row:
     try:
-        record = json.loads(line)
+        record = json_line(line)
     except UnicodeDecodeError:
         return Row(position, None, "the line is not UTF-8 text")
     except json.JSONDecodeError as exc:

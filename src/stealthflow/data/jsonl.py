@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from stealthflow.data.loader import DataError, describe_validation_error, not_json
+from stealthflow.data.loader import DataError, describe_validation_error, json_line, not_json
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -38,7 +38,7 @@ def parse_lines(
         if not line.strip():
             continue
         try:
-            yield model.model_validate(json.loads(line))
+            yield model.model_validate(json_line(line))
         except json.JSONDecodeError as exc:
             raise DataError(f"{path}:{lineno}: {not_json(exc)}") from None
         except ValidationError as exc:

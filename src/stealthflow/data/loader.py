@@ -67,6 +67,24 @@ def read_text_file(path: Path) -> str:
         raise DataError(f"{path}: a directory, not a file") from None
 
 
+def json_line(line: str | bytes) -> Any:
+    """`json.loads` of one line of a user's file, where JSON it cannot take is a `json.JSONDecodeError` like any other
+    (so the reader names the line and exits 2): arrays or objects nested past Python's stack (a `RecursionError`, which
+    stopped a command with a traceback) and an integer of more digits than Python converts (a bare `ValueError`)."""
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError("arrays or objects nested too deep", _as_text(line), 0) from None
+    except ValueError:
+        raise json.JSONDecodeError("a number of too many digits", _as_text(line), 0) from None
+
+
+def _as_text(line: str | bytes) -> str:
+    return line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+
+
 def not_json(exc: json.JSONDecodeError) -> str:
     """Why a line is not valid JSON, with its column: "not valid JSON (Invalid control character at column 32)" (some
     of `json`'s messages end in "at" already)."""
@@ -139,7 +157,7 @@ def iter_profiles(path: str | Path) -> Iterator[Profile]:
             continue
         where = f"{path}:{lineno}"
         try:
-            record = json.loads(line)
+            record = json_line(line)
         except json.JSONDecodeError as exc:
             raise DataError(f"{where}: {not_json(exc)}") from None
         if not isinstance(record, dict):

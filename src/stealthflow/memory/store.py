@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.data import DataError
+from stealthflow.data.loader import json_line
 from stealthflow.integrations import hydrate_strings, protect_strings, strings_in
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
@@ -102,7 +103,7 @@ def input_rows(text: str, where: str) -> list[tuple[str, str, str, dict | None]]
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json_line(line)
             rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise DataError(
@@ -390,8 +391,8 @@ class MemoryStore:
         min_score: float = MIN_SCORE,
     ) -> Packed:
         """The user's memories most similar to the query, most similar first, within the budget, none whose
-        similarity (cosine, -1 to 1) is below `min_score`. The query is redacted with the user's session first, so a
-        value finds its placeholder."""
+        similarity (cosine, -1 to 1) is below `min_score`. The query (after `purpose`, when given) is redacted with the
+        user's session first, so a value finds its placeholder and the embedder gets none."""
         if budget_tokens <= 0:
             raise ValueError("budget_tokens must be positive")
         if not -1.0 <= min_score <= 1.0:
@@ -400,10 +401,9 @@ class MemoryStore:
         if not len(matrix.ids):
             return self._packed(user, [])
         # redacted, not protected: the query's values get no vault row (nor index) of their own, so nothing of a
-        # search outlives it, and a value named only in queries never shifts the user's numbering
-        redacted_query = self.protector.redact(query, vault_session(user))
-        if purpose:
-            redacted_query = f"{purpose}: {redacted_query}"
+        # search outlives it, and a value named only in queries never shifts the user's numbering; the purpose with it,
+        # since the embedder gets both (rev31: an `embed` off this device got the purpose's values)
+        redacted_query = self.protector.redact(f"{purpose}: {query}" if purpose else query, vault_session(user))
         scores = matrix.vectors @ np.asarray(self.embed([redacted_query]), dtype=np.float32)[0]
         # The best CANDIDATES by similarity (partial sort: no full sort of 100k scores), then
         # similarity first with the newer memory (higher id) breaking ties.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
-from stealthflow.data.loader import not_json, read_text_file, refuse_nul
+from stealthflow.data.loader import json_line, not_json, read_text_file, refuse_nul
 from stealthflow.data.output_file import write_replacing
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def parse_records(text: str, where: str) -> list[Record]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json_line(line)
         except json.JSONDecodeError as exc:
             raise DataError(f"{where}:{lineno}: {_not_records(text, not_json(exc))}; {RECORDS_EXPECTED}") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
@@ -88,7 +88,7 @@ def _not_records(text: str, why: str) -> str:
     """Why the text is no JSONL records although a line is not JSON (`why`): it may be one JSON document on
     several lines."""
     try:
-        json.loads(text)
+        json_line(text)
     except json.JSONDecodeError:
         return why
     return "a JSON document, not JSONL records"
@@ -200,7 +200,7 @@ def finished_rows(path: Path, session: str, rewrite: str) -> dict[str, str | Non
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json_line(line)
         except json.JSONDecodeError:
             if lineno == len(lines):  # the last line, without its newline: torn by a crash
                 break

@@ -187,7 +187,7 @@ class RequestTexts:
             raise RequestError(f"{where} must be an object", where)
         role = message.get("role")
         if role not in ROLES:
-            said = "has no `role`" if role is None else f"has an unknown role {role!r}"
+            said = "has no `role`" if role is None else "has an unknown role"  # never quoted: an error quotes no text
             raise RequestError(f"{where} {said}: give one of {', '.join(sorted(ROLES))}", f"{where}.role")
         content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
@@ -233,7 +233,7 @@ class RequestTexts:
             )
         elif kind not in MEDIA_PARTS:
             raise RequestError(
-                f"{where}: unknown content part type {kind!r}: give text, refusal, or a media part "
+                f"{where}: unknown content part type: give text, refusal, or a media part "
                 f"({', '.join(sorted(MEDIA_PARTS))})",
                 f"{where}.type",
             )
