@@ -6,8 +6,10 @@ takes and returns a Dataset, with the PII tagger on."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -247,3 +249,29 @@ def test_a_row_with_a_lone_surrogate_fails_alone_and_the_other_rows_are_written(
     assert "2 row(s) failed" in said and "row 2 of in.jsonl: its 'text' field holds a lone surrogate" in said
     assert "sam.lee" not in said and "Traceback" not in said
     assert not [path for path in out.rglob("*") if path.is_file() and b"sam.lee" in path.read_bytes()]
+
+
+def test_a_job_starting_its_own_ray_leaves_ray_s_token_readable_by_its_owner_only(tmp_path):
+    """Security review rev31, R4: whoever reads Ray's auth token can run code in the job's workers (raw rows, the vault
+    key). A job that starts its own Ray (no --ray-address) leaves the token 0600, also one an earlier run left 0644.
+    A Ray of its own, in a process of its own (this module's cluster is never asked), with a HOME and a RAY_TMPDIR of
+    the test's."""
+    home = tmp_path / "home"
+    (home / ".ray").mkdir(parents=True)
+    ray_tmp = tempfile.mkdtemp(prefix="sf-ray-")  # short: Ray's sockets live there (AF_UNIX paths <= 107 bytes)
+    token = home / ".ray" / "auth_token"
+    token.write_text(os.urandom(32).hex())
+    token.chmod(0o644)
+    source = tmp_path / "in.jsonl"
+    _corpus(source, 2)
+    env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": ray_tmp}
+    env.pop("RAY_ADDRESS", None)
+    env.pop("RAY_AUTH_TOKEN_PATH", None)
+    command = cli_command("batch", "protect", str(source), "-o", str(tmp_path / "out"), "-s", "job", "--workers", "1")
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(ray_tmp, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(_parts(tmp_path / "out")) == 2
+    assert token.stat().st_mode & 0o777 == 0o600

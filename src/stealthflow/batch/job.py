@@ -322,6 +322,27 @@ def _numbered(ids: Iterable[str]) -> list[str]:
     return numbered
 
 
+#: where Ray keeps the token its cluster authenticates callers with, unless RAY_AUTH_TOKEN_PATH says elsewhere
+RAY_TOKEN = Path("~/.ray/auth_token")
+
+
+@contextlib.contextmanager
+def _owner_only_files() -> Iterator[None]:
+    """Ray's auth token readable by this user only: Ray writes it under the process umask (0644 under 022), and
+    whoever reads it can run code in the job's workers, which hold the rows' raw text and the vault key (security
+    review rev31, R4). A token left by an earlier run is made private too. Ray opens its session folder to everyone
+    itself (0777, set again while a job runs); that stays."""
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+        token = Path(os.environ.get("RAY_AUTH_TOKEN_PATH") or RAY_TOKEN).expanduser()
+        with contextlib.suppress(OSError):
+            if token.stat().st_uid == os.getuid():
+                token.chmod(0o600)
+
+
 @contextlib.contextmanager
 def _backend_log_level(level: str | None) -> Iterator[None]:
     """Ray's C++ core worker, started by `ray.init`, at `level` (None: its own), unless the user set one: it writes to
@@ -355,7 +376,7 @@ def _run(
         logging.getLogger("ray.data").setLevel(ray_level)
     started_ray = not ray.is_initialized()
     if started_ray:
-        with _backend_log_level(None if ray_logs else "fatal"):
+        with _backend_log_level(None if ray_logs else "fatal"), _owner_only_files():
             ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, logging_level=ray_level)
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
