@@ -1,6 +1,7 @@
 """The dual model's probe attacker (attack/probe.py): layer and C chosen by cross-validation on FAKE hidden states
-that carry one attribute in one layer, the artefact round trip and its checks, the strength table; one real_model
-test reads the embedded SmolLM2's own states and answers through `train probe-eval`."""
+that carry one attribute in one layer, the artefact round trip and its checks, the strength table, the GRPO
+self-attack reward reading its privacy term from a probe over a FAKE model (`grpo.self_attacker: probe`); one
+real_model test reads the embedded SmolLM2's own states and answers through `train probe-eval`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from stealthflow.attack.strength import ABOVE_MAJORITY
 from stealthflow.training.compare import probe_table
 
 LAYERS, HIDDEN = 4, 8
+DUAL = REPO / "training" / "dual-model.yaml"
 
 
 def fake_states(profiles, seed: int = 0) -> np.ndarray:
@@ -145,3 +147,96 @@ def test_real_model_smollm2_states_feed_a_probe_through_the_cli(tmp_path):
         app, ["train", "probe-eval", "--probe", str(tmp_path / "other.json"), "--data", str(data)]
     )
     assert refused.exit_code != 0 and "fit one on this model" in refused.output
+
+
+class FakeModel:
+    """FAKE causal LM: every text's hidden states are `state` (layers x hidden) on each of its three tokens."""
+
+    def __init__(self, state: np.ndarray):
+        from types import SimpleNamespace
+
+        self.state = state
+        self.config = SimpleNamespace(hidden_size=state.shape[1])
+
+    def eval(self):
+        return self
+
+    def __call__(self, input_ids, output_hidden_states, logits_to_keep):
+        from types import SimpleNamespace
+
+        import torch
+
+        layers = torch.tensor(self.state, dtype=torch.float32)[:, None, None, :].expand(-1, 1, input_ids.shape[1], -1)
+        return SimpleNamespace(hidden_states=tuple(layers))
+
+
+def fake_tokenizer(text, truncation, max_length, return_tensors):
+    """FAKE tokenizer: three tokens for any text."""
+    import torch
+
+    return {"input_ids": torch.tensor([[1, 2, 3]])}
+
+
+def test_the_self_attack_reward_reads_one_minus_the_probes_probability_of_the_truth(fitted, tmp_path):
+    from stealthflow.attack.classifier import normalise_label
+    from stealthflow.attack.probe import ProbeAttacker
+    from stealthflow.training.rewards import SelfAttackReward
+    from stealthflow.utility.fluency import Fluency
+
+    class Fluent:  # FAKE fluency scorer
+        def compare(self, originals, rewrites):
+            return [Fluency(0.0, 0.0) for _ in rewrites]
+
+    probe, _ = fitted
+    state = np.random.default_rng(3).normal(size=(LAYERS, HIDDEN))
+    labels = {"age": "34", "married": "married"}
+    expected = np.mean(
+        [
+            1 - probe.attributes[a].probabilities(a, state[None])[0][classes_for(a).index(normalise_label(a, truth))]
+            for a, truth in labels.items()
+        ]
+    )
+    log = tmp_path / "rewards.jsonl"
+    reward = SelfAttackReward(ProbeAttacker(FakeModel(state), fake_tokenizer, probe), Fluent(), log_path=log)
+    post = "Twelve years as an ER nurse and I just turned 34 and my wife and I moved to Zurich."
+    rewrite = "Years in my job, and with a birthday behind me, we moved to a new city."
+    reward(
+        prompts=[None],
+        completions=[[{"role": "assistant", "content": f"I remove the age and the marriage.\n#\n{rewrite}"}]],
+        source_text=[post],
+        evidence=[["34", "my wife"]],
+        evidence_attributes=[list(labels)],
+        labels=[[{"attribute": a, "estimate": e} for a, e in labels.items()]],
+    )
+    [row] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert row["self_anonymity_mean"] == pytest.approx(expected)
+
+
+def test_the_recipe_setting_puts_the_shipped_probe_on_the_base_model_in_the_reward(tmp_path, monkeypatch):
+    from stealthflow.attack.probe import SHIPPED_PROBE, ProbeAttacker
+    from stealthflow.training import grpo, load_recipe, models
+
+    shipped = HiddenStateProbe.load(SHIPPED_PROBE)
+    layers = 1 + max(p.layer for p in shipped.attributes.values())
+    hidden = shipped.attributes["gender"].coef.shape[1]
+    loaded = []
+    monkeypatch.setattr(
+        models,
+        "load_causal_lm",
+        lambda base, adapter, dtype: loaded.append(adapter) or (FakeModel(np.zeros((layers, hidden))), fake_tokenizer),
+    )
+    recipe = load_recipe(DUAL, {"grpo.self_attacker": "probe", "output_dir": str(tmp_path)})
+    attacker, described = grpo.self_attacker(recipe)
+    assert isinstance(attacker, ProbeAttacker) and loaded == [None]  # fitted on the base model: no adapter
+    assert described == {"probe": str(SHIPPED_PROBE), "adapter": None}
+    assert set(attacker.choose_many(["any text"], [["gender", "age"]])[0]) == {"gender", "age"}
+    # a probe fitted on some adapter's states is refused unless that adapter is the SFT one
+    other = tmp_path / "other.json"
+    shipped.metadata["adapter_sha256"] = "0" * 64
+    shipped.save(other)
+    (tmp_path / "sft" / "adapter").mkdir(parents=True)
+    (tmp_path / "sft" / "adapter" / "adapter_model.safetensors").write_bytes(b"not the adapter the probe read")
+    recipe = load_recipe(DUAL, {"grpo.self_attacker": "probe", "grpo.probe": str(other), "output_dir": str(tmp_path)})
+    with pytest.raises(ProbeError, match="fit one on this model"):
+        grpo.self_attacker(recipe)
+    assert load_recipe(DUAL).grpo.self_attacker == "choice"

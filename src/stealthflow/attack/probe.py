@@ -30,6 +30,8 @@ from stealthflow.attack.types import AttackResult
 from stealthflow.data.schema import Profile
 
 PROBE_FORMAT = 1
+#: the probe fitted on the embedded SmolLM2-135M's own states (no adapter), `benchmarks/dual_probe.py fit`
+SHIPPED_PROBE = Path(__file__).parent / "artifacts" / "probe-base.json"
 #: the attributes the probe answers: those with options, as the choice attacker asks them
 PROBE_ATTRIBUTES = CHOICE_ATTRIBUTES
 #: a text is read up to this many tokens

@@ -368,8 +368,13 @@ def choice_eval(
 @train_app.command("probe-eval")
 def probe_eval(
     probe: Annotated[
-        Path, typer.Option("--probe", help="a probe fitted on this model's states (benchmarks/dual_probe.py fit)")
-    ],
+        Optional[Path],
+        typer.Option(
+            "--probe",
+            help="a probe fitted on this model's states (benchmarks/dual_probe.py fit); default: the shipped "
+            "base-model probe",
+        ),
+    ] = None,
     data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
     limit: Annotated[
         Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
@@ -383,7 +388,7 @@ def probe_eval(
     """The model (+ adapter) attacking with a probe on its own hidden states: top-1 vs majority and uniform chance."""
     import torch
 
-    from stealthflow.attack.probe import ProbeError
+    from stealthflow.attack.probe import SHIPPED_PROBE, ProbeError
     from stealthflow.data import load_labelled
     from stealthflow.training.compare import probe_table
     from stealthflow.training.models import load_probe_attacker
@@ -391,6 +396,7 @@ def probe_eval(
     torch.set_num_threads(threads)
     with user_errors():
         profiles = load_labelled(data, limit, sample_seed)
+        probe = probe or SHIPPED_PROBE
         try:
             attacker = load_probe_attacker(model, adapter, probe)
         except ProbeError as exc:
