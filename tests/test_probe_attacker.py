@@ -239,4 +239,8 @@ def test_the_recipe_setting_puts_the_shipped_probe_on_the_base_model_in_the_rewa
     recipe = load_recipe(DUAL, {"grpo.self_attacker": "probe", "grpo.probe": str(other), "output_dir": str(tmp_path)})
     with pytest.raises(ProbeError, match="fit one on this model"):
         grpo.self_attacker(recipe)
+    del shipped.attributes["income"], shipped.metadata["label_options"]["income"]
+    shipped.save(other)
+    with pytest.raises(ProbeError, match="none for \\['income'\\]"):
+        grpo.self_attacker(recipe)
     assert load_recipe(DUAL).grpo.self_attacker == "choice"

@@ -266,10 +266,14 @@ def self_attacker(recipe: Recipe) -> tuple[object, dict]:
     if settings.self_attacker == "choice":
         attacker = load_choice_attacker(recipe.base_model, sft, settings.choice_normalise, recipe.dtype)
         return attacker, {"choice": sft, "normalise": settings.choice_normalise}
-    from stealthflow.attack.probe import SHIPPED_PROBE, HiddenStateProbe
+    from stealthflow.attack.probe import PROBE_ATTRIBUTES, SHIPPED_PROBE, HiddenStateProbe, ProbeError
 
     probe = Path(settings.probe) if settings.probe else SHIPPED_PROBE
-    adapter = sft if HiddenStateProbe.load(probe).metadata.get("adapter_sha256") else None
+    fitted = HiddenStateProbe.load(probe)
+    missing = sorted(set(PROBE_ATTRIBUTES) - set(fitted.attributes))
+    if missing:
+        raise ProbeError(f"{probe}: the reward asks every attribute with options; the probe has none for {missing}")
+    adapter = sft if fitted.metadata.get("adapter_sha256") else None
     return load_probe_attacker(recipe.base_model, adapter, probe, recipe.dtype), {
         "probe": str(probe),
         "adapter": adapter,
