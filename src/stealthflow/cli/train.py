@@ -365,6 +365,49 @@ def choice_eval(
     _show_table(f"{table}\n\n{summary}\n", output)
 
 
+@train_app.command("probe-eval")
+def probe_eval(
+    probe: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--probe",
+            help="a probe fitted on this model's states (benchmarks/dual_probe.py fit); default: the shipped "
+            "base-model probe",
+        ),
+    ] = None,
+    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
+    limit: Annotated[
+        Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
+    ] = None,
+    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles")] = None,
+    model: Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")] = "embedded",
+    adapter: AdapterOption = None,
+    threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    output: TableOutputOption = None,
+) -> None:
+    """The model (+ adapter) attacking with a probe on its own hidden states: top-1 vs majority and uniform chance."""
+    import torch
+
+    from stealthflow.attack.probe import SHIPPED_PROBE, ProbeError
+    from stealthflow.data import load_labelled
+    from stealthflow.training.compare import probe_table
+    from stealthflow.training.models import load_probe_attacker
+
+    torch.set_num_threads(threads)
+    with user_errors():
+        profiles = load_labelled(data, limit, sample_seed)
+        probe = probe or SHIPPED_PROBE
+        try:
+            attacker = load_probe_attacker(model, adapter, probe)
+        except ProbeError as exc:
+            fail(str(exc))
+        name = f"probe on {model}" + (" + adapter" if adapter else "")
+        with progress_bar("reading", len(profiles)) as progress:
+            states = attacker.states([p.text for p in profiles], on_done=lambda n: progress.advance(0, n))
+        table = probe_table(attacker.probe, name, profiles, states)
+    _show_table(f"{table}\n\n{name} ({probe}) on {data}: {len(profiles)} labelled profiles\n", output)
+
+
 @train_app.command("cue-tagger")
 def cue_tagger(
     out_dir: Annotated[

@@ -125,3 +125,16 @@ def choice_attack(attacker, name: str, profiles, on_done: Callable[[int], None] 
         rows = attacker_accuracy(name, profiles, results, order, judge=CorrectnessJudge())
         tables.append(f"Options scored by log-probability {scoring}:\n\n{markdown_table(rows)}")
     return "\n\n".join(tables)
+
+
+def probe_table(probe, name: str, profiles, states) -> str:
+    """The probe attacker (`attack/probe.py`) on original texts (`states[i]`: profile i's hidden states): the
+    markdown accuracy-vs-chance table over every profile labelled with an attribute the probe covers."""
+    from stealthflow.attack import CorrectnessJudge
+    from stealthflow.attack.choice import as_attack_result
+    from stealthflow.attack.strength import attacker_accuracy, markdown_table
+
+    asked = [[a for a in p.labelled() if a in probe.attributes] for p in profiles]
+    results = [as_attack_result(choices, name) for choices in probe.choices(states, asked)]
+    order = [a for a in probe.attributes if any(a in wanted for wanted in asked)]
+    return markdown_table(attacker_accuracy(name, profiles, results, order, judge=CorrectnessJudge()))

@@ -160,11 +160,8 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
     if recipe.grpo.reward == "evidence":
         reward, curves, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, {"reward": "evidence"}
     elif recipe.grpo.reward == "self-attack":
-        reward, curves = self_attack_reward(recipe, out), SELF_ATTACK_CURVES
-        judge = {
-            "reward": "self-attack",
-            "attacker": {"choice": str(recipe.sft_adapter()), "normalise": recipe.grpo.choice_normalise},
-        }
+        (reward, described), curves = self_attack_reward(recipe, out), SELF_ATTACK_CURVES
+        judge = {"reward": "self-attack", "attacker": described}
     else:
         closing = build_llm(attacker_config(recipe))
         reward = AnonymizationReward(
@@ -239,17 +236,14 @@ def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
     )
 
 
-def self_attack_reward(recipe: Recipe, out: Path) -> SelfAttackReward:
-    """The dual model's per-post reward: the frozen SFT adapter choosing options on the rewrite, the evidence
-    term, fluency."""
-    from stealthflow.training.models import load_choice_attacker
+def self_attack_reward(recipe: Recipe, out: Path) -> tuple[SelfAttackReward, dict]:
+    """The dual model's per-post reward: its self-attacker (`self_attacker`) on the rewrite, the evidence term,
+    fluency; and what attacked, for the run's record."""
     from stealthflow.utility.fluency import shared_scorer
 
     settings = recipe.grpo
-    attacker = load_choice_attacker(
-        recipe.base_model, str(recipe.sft_adapter()), settings.choice_normalise, recipe.dtype
-    )
-    return SelfAttackReward(
+    attacker, described = self_attacker(recipe)
+    reward = SelfAttackReward(
         attacker,
         shared_scorer(),
         settings.reward_lambda,
@@ -259,3 +253,28 @@ def self_attack_reward(recipe: Recipe, out: Path) -> SelfAttackReward:
         out / "rewards.jsonl",
         settings.min_utility,
     )
+    return reward, described
+
+
+def self_attacker(recipe: Recipe) -> tuple[object, dict]:
+    """The attacker inside the self-attack reward (anything with `choose_many`) and its description: the frozen
+    SFT adapter answering by choice, or a probe on the hidden states of the model it was fitted on (the base model
+    alone, or with the frozen SFT adapter)."""
+    from stealthflow.training.models import load_choice_attacker, load_probe_attacker
+
+    settings, sft = recipe.grpo, str(recipe.sft_adapter())
+    if settings.self_attacker == "choice":
+        attacker = load_choice_attacker(recipe.base_model, sft, settings.choice_normalise, recipe.dtype)
+        return attacker, {"choice": sft, "normalise": settings.choice_normalise}
+    from stealthflow.attack.probe import PROBE_ATTRIBUTES, SHIPPED_PROBE, HiddenStateProbe, ProbeError
+
+    probe = Path(settings.probe) if settings.probe else SHIPPED_PROBE
+    fitted = HiddenStateProbe.load(probe)
+    missing = sorted(set(PROBE_ATTRIBUTES) - set(fitted.attributes))
+    if missing:
+        raise ProbeError(f"{probe}: the reward asks every attribute with options; the probe has none for {missing}")
+    adapter = sft if fitted.metadata.get("adapter_sha256") else None
+    return load_probe_attacker(recipe.base_model, adapter, probe, recipe.dtype), {
+        "probe": str(probe),
+        "adapter": adapter,
+    }

@@ -117,10 +117,21 @@ def load_choice_attacker(
     """The base checkpoint (`embedded`, `hf:DIR` or DIR), with a LoRA adapter when given, as a frozen choice
     attacker; `calibration`: its alpha (attack/choice.py); `cue_first`: it reads that many words, the sentences
     the shipped cue tagger marks for the asked attribute first (`anonymize.cues.CueFirst`)."""
+    from stealthflow.attack.choice import ChoiceAttacker
+
+    model, tokenizer = load_causal_lm(base, adapter, dtype)
+    read = None
+    if cue_first is not None:
+        from stealthflow.anonymize.cues import CueFirst, load_cue_tagger
+
+        read = CueFirst(load_cue_tagger(), cue_first)
+    return ChoiceAttacker(model, tokenizer, normalise, calibration, read)
+
+
+def load_causal_lm(base: str, adapter: str | None = None, dtype: str = "float32"):
+    """The base checkpoint (`embedded`, `hf:DIR` or DIR), with a LoRA adapter when given, and its tokenizer."""
     import torch
     from transformers import AutoModelForCausalLM
-
-    from stealthflow.attack.choice import ChoiceAttacker
 
     path = base_model_path(base)
     model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, dtype))
@@ -128,9 +139,16 @@ def load_choice_attacker(
         from peft import PeftModel
 
         model = PeftModel.from_pretrained(model, adapter)
-    read = None
-    if cue_first is not None:
-        from stealthflow.anonymize.cues import CueFirst, load_cue_tagger
+    return model, load_tokenizer(path)
 
-        read = CueFirst(load_cue_tagger(), cue_first)
-    return ChoiceAttacker(model, load_tokenizer(path), normalise, calibration, read)
+
+def load_probe_attacker(base: str, adapter: str | None, probe: str | Path, dtype: str = "float32"):
+    """The base checkpoint (+ adapter) attacking with a probe fitted on its own hidden states
+    (`attack/probe.py`); ProbeError when the probe was fitted on another model or adapter."""
+    from stealthflow.attack.probe import HiddenStateProbe, ProbeAttacker, adapter_sha256
+
+    fitted = HiddenStateProbe.load(Path(probe))
+    fitted.check_reads(base, adapter_sha256(adapter))
+    model, tokenizer = load_causal_lm(base, adapter, dtype)
+    fitted.check_width(model.config.hidden_size)
+    return ProbeAttacker(model, tokenizer, fitted)

@@ -92,6 +92,18 @@ class GRPOSettings(_Section):
         le=1,
         description="self-attack reward: weight of the choice attacker's 1 - p(true option) in the privacy term",
     )
+    self_attacker: Literal["choice", "probe"] = Field(
+        "choice",
+        description="self-attack reward: who reads the rewrite. choice: the frozen SFT adapter answering by option "
+        "likelihood (attack/choice.py); probe: a logistic-regression probe on the model's own hidden states "
+        "(attack/probe.py, grpo.probe)",
+    )
+    probe: str | None = Field(
+        None,
+        description="self_attacker: probe — its artefact (benchmarks/dual_probe.py fit); default: the shipped "
+        "base-model probe. It reads the states of the model it was fitted on: the base model alone, or with the "
+        "frozen SFT adapter (any other adapter is refused)",
+    )
     choice_normalise: bool = Field(
         False,
         description="self-attack reward: score each option by its mean log-probability per token (else summed)",
