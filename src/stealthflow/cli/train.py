@@ -40,6 +40,13 @@ OutputOption = Annotated[
     Optional[Path], typer.Option("--output-dir", help="where adapters and logs go (overrides the recipe)")
 ]
 TableOutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")]
+LabelledDataOption = Annotated[Path, typer.Option(help="labelled profiles (JSONL)")]
+EvalLimitOption = Annotated[
+    Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
+]
+SampleSeedOption = Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles")]
+LocalModelOption = Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")]
+TorchThreadsOption = Annotated[int, typer.Option(min=1, help="torch threads")]
 SetOption = Annotated[
     Optional[list[str]], typer.Option("--set", help="override a recipe key, e.g. --set grpo.max_steps=40 (repeatable)")
 ]
@@ -294,7 +301,7 @@ def _show_table(markdown: str, output: Path | None) -> None:
 
 @train_app.command("attack-eval")
 def attack_eval(
-    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
+    data: LabelledDataOption = split_path("test"),
     limit: Annotated[
         int, typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
     ] = 20,
@@ -328,14 +335,12 @@ def attack_eval(
 
 @train_app.command("choice-eval")
 def choice_eval(
-    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
-    limit: Annotated[
-        Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
-    ] = None,
-    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles")] = None,
-    model: Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")] = "embedded",
+    data: LabelledDataOption = split_path("test"),
+    limit: EvalLimitOption = None,
+    sample_seed: SampleSeedOption = None,
+    model: LocalModelOption = "embedded",
     adapter: AdapterOption = None,
-    threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    threads: TorchThreadsOption = 1,
     calibration: Annotated[
         float, typer.Option(min=0.0, help="contextual calibration alpha (attack/choice.py; 0: none)")
     ] = 0.0,
@@ -375,14 +380,12 @@ def probe_eval(
             "base-model probe",
         ),
     ] = None,
-    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
-    limit: Annotated[
-        Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
-    ] = None,
-    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles")] = None,
-    model: Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")] = "embedded",
+    data: LabelledDataOption = split_path("test"),
+    limit: EvalLimitOption = None,
+    sample_seed: SampleSeedOption = None,
+    model: LocalModelOption = "embedded",
     adapter: AdapterOption = None,
-    threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    threads: TorchThreadsOption = 1,
     output: TableOutputOption = None,
 ) -> None:
     """The model (+ adapter) attacking with a probe on its own hidden states: top-1 vs majority and uniform chance."""
