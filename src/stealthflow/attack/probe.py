@@ -13,7 +13,6 @@ answering needs numpy and the model, not scikit-learn.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from stealthflow.attack.choice import CHOICE_ATTRIBUTES, Choice, as_attack_result
-from stealthflow.attack.classifier import classes_for, labelled_examples, refuse_held_out
+from stealthflow.attack.classifier import classes_for, file_sha256, labelled_examples, refuse_held_out
 from stealthflow.attack.judge import rule_verdict
 from stealthflow.attack.types import AttackResult
 from stealthflow.data.schema import Profile
@@ -170,7 +169,7 @@ def adapter_sha256(adapter: str | Path | None) -> str:
     weights = Path(adapter) / "adapter_model.safetensors"
     if not weights.exists():
         raise ProbeError(f"{adapter}: no adapter_model.safetensors")
-    return hashlib.sha256(weights.read_bytes()).hexdigest()
+    return file_sha256(weights)
 
 
 def judged_correct(attribute: str, truths: Sequence[str]) -> np.ndarray:

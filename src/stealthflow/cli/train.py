@@ -391,7 +391,7 @@ def probe_eval(
     """The model (+ adapter) attacking with a probe on its own hidden states: top-1 vs majority and uniform chance."""
     import torch
 
-    from stealthflow.attack.probe import SHIPPED_PROBE, ProbeError
+    from stealthflow.attack.probe import SHIPPED_PROBE, HiddenStateProbe, ProbeError
     from stealthflow.data import load_labelled
     from stealthflow.training.compare import probe_table
     from stealthflow.training.models import load_probe_attacker
@@ -401,7 +401,7 @@ def probe_eval(
         profiles = load_labelled(data, limit, sample_seed)
         probe = probe or SHIPPED_PROBE
         try:
-            attacker = load_probe_attacker(model, adapter, probe)
+            attacker = load_probe_attacker(model, adapter, HiddenStateProbe.load(probe))
         except ProbeError as exc:
             fail(str(exc))
         name = f"probe on {model}" + (" + adapter" if adapter else "")

@@ -274,7 +274,7 @@ def self_attacker(recipe: Recipe) -> tuple[object, dict]:
     if missing:
         raise ProbeError(f"{probe}: the reward asks every attribute with options; the probe has none for {missing}")
     adapter = sft if fitted.metadata.get("adapter_sha256") else None
-    return load_probe_attacker(recipe.base_model, adapter, probe, recipe.dtype), {
+    return load_probe_attacker(recipe.base_model, adapter, fitted, recipe.dtype), {
         "probe": str(probe),
         "adapter": adapter,
     }

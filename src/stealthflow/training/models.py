@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stealthflow.training.recipes import LoRASettings, Recipe
+
+if TYPE_CHECKING:
+    from stealthflow.attack.probe import HiddenStateProbe
 
 
 def base_model_path(spec: str) -> Path:
@@ -142,12 +146,11 @@ def load_causal_lm(base: str, adapter: str | None = None, dtype: str = "float32"
     return model, load_tokenizer(path)
 
 
-def load_probe_attacker(base: str, adapter: str | None, probe: str | Path, dtype: str = "float32"):
+def load_probe_attacker(base: str, adapter: str | None, fitted: HiddenStateProbe, dtype: str = "float32"):
     """The base checkpoint (+ adapter) attacking with a probe fitted on its own hidden states
-    (`attack/probe.py`); ProbeError when the probe was fitted on another model or adapter."""
-    from stealthflow.attack.probe import HiddenStateProbe, ProbeAttacker, adapter_sha256
+    (`attack/probe.py`, `HiddenStateProbe.load`); ProbeError when the probe was fitted on another model or adapter."""
+    from stealthflow.attack.probe import ProbeAttacker, adapter_sha256
 
-    fitted = HiddenStateProbe.load(Path(probe))
     fitted.check_reads(base, adapter_sha256(adapter))
     model, tokenizer = load_causal_lm(base, adapter, dtype)
     fitted.check_width(model.config.hidden_size)
