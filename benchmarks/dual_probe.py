@@ -44,7 +44,7 @@ def _sha(text: str) -> str:
 def states(out: Path, base: str, adapter: str | None, threads: int) -> None:
     import torch
 
-    from stealthflow.training.models import load_causal_lm
+    from stealthflow.llm.checkpoints import load_causal_lm
 
     torch.set_num_threads(threads)
     profiles = load_profiles(split_path("train")) + load_profiles(split_path("test"))

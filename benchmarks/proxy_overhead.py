@@ -13,10 +13,9 @@ Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 
 `--tagger`: the proxy as installed by default, with the PII tagger, after a burst of concurrent
 requests (a server that has served concurrent clients: its detection ran in several worker
-threads), on the machine's cores; results in proxy_overhead_tagger.json and .md. `--before SRC`
+threads), on the machine's cores. `--before SRC`
 (with `--tagger`): a second proxy runs the code of another checkout's src/ (the tagger on torch),
-beside this one, the requests interleaved across the direct path and both proxies (results in
-proxy_overhead_tagger_side_by_side.json and .md).
+beside this one, the requests interleaved across the direct path and both proxies.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_overhead.py [--requests 200 100 20] [--concurrent 64 --streams 256]
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --requests 100 40 8 --concurrent 8 --streams 64
@@ -29,13 +28,16 @@ proxy_overhead_tagger_side_by_side.json and .md).
 other (English: the English student reads them; German: the multilingual student), e.g.
 
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --languages en de --requests 100 0 0 --concurrent 8 \
-        --streams 0 --name proxy_overhead_tagger_1kb_languages
+        --streams 0 --out runs/proxy_overhead_tagger_1kb_languages
 
 `--hostile-chars N`: one chat request of N characters of each hostile kind (`--hostile-kinds`, of
 `stealthflow.testing.hostile`) to each proxy, plain: its wall seconds and the CPU seconds the proxy
-process spent on it (results in proxy_hostile[_tagger][_side_by_side].json and .md).
+process spent on it.
 
-Writes benchmarks/results/proxy_overhead.json and .md (`--name`: another name for the latency results).
+Writes the latency and throughput results to `--out STEM`.json and .md, the hostile ones to `--hostile-out STEM`.json
+and .md; without them, benchmarks/results/ under the options' names: proxy_overhead[_tagger][_side_by_side],
+proxy_hostile[_tagger][_side_by_side]. An existing file is not overwritten without `--force` (result_files.py):
+the run stops before measuring.
 """
 
 from __future__ import annotations
@@ -64,9 +66,9 @@ from stealthflow.testing.mock_process import MockOpenAIProcess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from result_files import add_out_options, refuse_overwrite, result_stem, write_results  # noqa: E402
 from tables import load_range, table  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results"
 AFTER = Path(__file__).resolve().parent.parent / "src"
 TOKEN = "bench-token-16-chars"
 SIZES = {"1 KB": 1_000, "10 KB": 10_000, "100 KB": 100_000}
@@ -390,7 +392,12 @@ def main() -> None:
         default=["en"],
         help="the prompts' languages, one after the other",
     )
-    parser.add_argument("--name", help="the latency results' file name, without .json/.md (default by the options)")
+    add_out_options(parser, "proxy_overhead[_tagger][_side_by_side]", "the latency and throughput results")
+    parser.add_argument(
+        "--hostile-out",
+        type=Path,
+        help="path stem of the hostile results (default: benchmarks/results/proxy_hostile[_tagger][_side_by_side].*)",
+    )
     parser.add_argument(
         "--hostile-kinds",
         nargs="+",
@@ -399,6 +406,12 @@ def main() -> None:
     )
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
+    named = ("_tagger" if args.tagger else "") + ("_side_by_side" if args.before else "")
+    stem = result_stem(args.out, "proxy_overhead" + named) if any(args.requests) or args.streams else None
+    hostile_stem = result_stem(args.hostile_out, "proxy_hostile" + named) if args.hostile_chars else None
+    for planned in (stem, hostile_stem):
+        if planned is not None:
+            refuse_overwrite(planned, args.force)
     sources = (
         {"this checkout": None} if args.before is None else {"before": args.before.resolve(), "this checkout": AFTER}
     )
@@ -424,21 +437,16 @@ def main() -> None:
             flow["proxied"] = asyncio.run(
                 throughput(proxies["this checkout"], args.concurrent, args.streams, THROUGHPUT_SEEDS)
             )
-    RESULTS.mkdir(exist_ok=True)
     if hostile:
-        name = "proxy_hostile" + ("_tagger" if args.tagger else "") + ("_side_by_side" if args.before else "")
-        (RESULTS / f"{name}.json").write_text(json.dumps(hostile, indent=2) + "\n")
-        (RESULTS / f"{name}.md").write_text(hostile_markdown(hostile, args.tagger))
         print(hostile_markdown(hostile, args.tagger))
+        texts = {".json": json.dumps(hostile, indent=2) + "\n", ".md": hostile_markdown(hostile, args.tagger)}
+        print(f"wrote {write_results(hostile_stem, texts, args.force)}.json and .md", file=sys.stderr)
     if not rows and flow is None:
         return
-    name = args.name or (
-        ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
-    )
-    (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)
-    (RESULTS / f"{name}.md").write_text(table)
     print(table)
+    texts = {".json": json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n", ".md": table}
+    print(f"wrote {write_results(stem, texts, args.force)}.json and .md", file=sys.stderr)
 
 
 if __name__ == "__main__":

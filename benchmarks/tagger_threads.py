@@ -18,15 +18,16 @@ texts, on 2 threads (torch's, or numpy's BLAS):
     .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src [--language de]
     .venv/bin/python benchmarks/tagger_threads.py --kernels [--language de]
 
-Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
-src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md (on German texts
-with `--language de`: the multilingual student; tagger_threads_side_by_side_de.*). `--kernels`: this checkout with the
-OpenBLAS kernels the environment's OPENBLAS_CORETYPE holds it to against the ones OpenBLAS picks for the CPU (the
-variable unset), in tagger_threads_kernels[_de].json and .md. `--tagger DIR`:
-the shipped student's numpy runtime against the tagger in DIR (a candidate), in tagger_threads_candidate.json and .md.
-`--languages`: the routed students' numpy runtime on English 1 KB texts (the English student) against German ones
-(Faker-generated messages of benchmarks/pii_multilingual_dev.py: the multilingual student), in
-tagger_threads_languages.json and .md.
+`--before SRC`: the numpy runtime of another checkout's src/ against this one's instead of torch against numpy (on
+German texts with `--language de`: the multilingual student). `--kernels`: this checkout with the OpenBLAS kernels
+the environment's OPENBLAS_CORETYPE holds it to against the ones OpenBLAS picks for the CPU (the variable unset).
+`--tagger DIR`: the shipped student's numpy runtime against the tagger in DIR (a candidate). `--languages`: the routed
+students' numpy runtime on English 1 KB texts (the English student) against German ones (Faker-generated messages of
+benchmarks/pii_multilingual_dev.py: the multilingual student).
+
+Writes `--out STEM`.json and .md; without `--out`, benchmarks/results/ under the options' name: tagger_threads,
+tagger_threads_side_by_side[_de], tagger_threads_kernels[_de], tagger_threads_candidate, tagger_threads_languages. An
+existing file is not overwritten without `--force` (result_files.py): the run stops before measuring.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from result_files import add_out_options, refuse_overwrite, result_stem, write_results  # noqa: E402
 from tables import table  # noqa: E402
 
-RESULTS = Path(__file__).parent / "results"
 RUNTIMES = ("torch", "numpy")
 THREADS = 2
 # The first text through the recognizer (the cold load's end), in each language `--language` takes.
@@ -192,10 +193,27 @@ def main() -> None:
     parser.add_argument(
         "--language", choices=list(FIRST_TEXT), default="en", help="the texts' language for --before and --kernels"
     )
+    add_out_options(parser, "tagger_threads[_side_by_side|_kernels|_candidate|_languages][_de]")
     args = parser.parse_args()
     if args.runtime:
         print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger, args.language)))
         return
+    options = {
+        "--tagger": args.tagger,
+        "--before": args.before,
+        "--kernels": args.kernels,
+        "--languages": args.languages,
+    }
+    option = next((name for name, given in options.items() if given), None)
+    texts_in = "" if option not in ("--before", "--kernels") or args.language == "en" else f" in {args.language}"
+    default = {
+        "--tagger": "tagger_threads_candidate",
+        "--before": "tagger_threads_side_by_side",
+        "--kernels": "tagger_threads_kernels",
+        "--languages": "tagger_threads_languages",
+    }.get(option, "tagger_threads") + (texts_in and f"_{args.language}")
+    stem = result_stem(args.out, default)
+    refuse_overwrite(stem, args.force)
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
     # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student, language,
     # the environment's variables it runs without)
@@ -247,14 +265,6 @@ def main() -> None:
         "--kernels": "the environment's OpenBLAS kernels against OpenBLAS's own pick",
         "--languages": "English texts (English student) against German texts (multilingual student)",
     }
-    options = {
-        "--tagger": args.tagger,
-        "--before": args.before,
-        "--kernels": args.kernels,
-        "--languages": args.languages,
-    }
-    option = next((name for name, given in options.items() if given), None)
-    texts_in = "" if option not in ("--before", "--kernels") or args.language == "en" else f" in {args.language}"
     lines = [
         f"# PII tagger's numpy runtime: {title[option]}" if option else "# PII tagger: torch against the numpy runtime",
         "",
@@ -282,15 +292,10 @@ def main() -> None:
                 + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
             ]
     print("\n".join(lines))
-    name = {
-        "--tagger": "tagger_threads_candidate",
-        "--before": "tagger_threads_side_by_side",
-        "--kernels": "tagger_threads_kernels",
-        "--languages": "tagger_threads_languages",
-    }.get(option, "tagger_threads") + (texts_in and f"_{args.language}")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
-    (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = write_results(
+        stem, {".json": json.dumps(runs, indent=1) + "\n", ".md": "\n".join(lines) + "\n"}, args.force
+    )
+    print(f"wrote {written}.json and .md", file=sys.stderr)
 
 
 if __name__ == "__main__":

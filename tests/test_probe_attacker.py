@@ -109,7 +109,7 @@ def test_real_model_smollm2_states_feed_a_probe_through_the_cli(tmp_path):
 
     from stealthflow.attack.probe import text_states
     from stealthflow.cli import app
-    from stealthflow.training.models import load_causal_lm
+    from stealthflow.llm.checkpoints import load_causal_lm
 
     torch.set_num_threads(1)
     model, tokenizer = load_causal_lm("embedded")
@@ -213,15 +213,16 @@ def test_the_self_attack_reward_reads_one_minus_the_probes_probability_of_the_tr
 
 
 def test_the_recipe_setting_puts_the_shipped_probe_on_the_base_model_in_the_reward(tmp_path, monkeypatch):
+    from stealthflow.attack import probe as probe_module
     from stealthflow.attack.probe import SHIPPED_PROBE, ProbeAttacker
-    from stealthflow.training import grpo, load_recipe, models
+    from stealthflow.training import grpo, load_recipe
 
     shipped = HiddenStateProbe.load(SHIPPED_PROBE)
     layers = 1 + max(p.layer for p in shipped.attributes.values())
     hidden = shipped.attributes["gender"].coef.shape[1]
     loaded = []
     monkeypatch.setattr(
-        models,
+        probe_module,
         "load_causal_lm",
         lambda base, adapter, dtype: loaded.append(adapter) or (FakeModel(np.zeros((layers, hidden))), fake_tokenizer),
     )
@@ -244,3 +245,71 @@ def test_the_recipe_setting_puts_the_shipped_probe_on_the_base_model_in_the_rewa
     with pytest.raises(ProbeError, match="none for \\['income'\\]"):
         grpo.self_attacker(recipe)
     assert load_recipe(DUAL).grpo.self_attacker == "choice"
+
+
+def _shipped_shape(shipped: HiddenStateProbe) -> tuple[int, int]:
+    """(layers, hidden) of states the shipped probe can read."""
+    return 1 + max(p.layer for p in shipped.attributes.values()), shipped.attributes["gender"].coef.shape[1]
+
+
+def test_attack_runs_the_shipped_probe_by_name_over_a_fake_model(monkeypatch):
+    """`stealthflow attack --attackers probe`: the registry loads the shipped probe on the embedded model, no adapter.
+    A FAKE model stands in for it (every text's states are zeros), so the rows, not the figures, are checked here."""
+    from typer.testing import CliRunner
+
+    from stealthflow.attack import probe as probe_module
+    from stealthflow.attack.probe import SHIPPED_PROBE
+    from stealthflow.cli import app
+
+    shipped = HiddenStateProbe.load(SHIPPED_PROBE)
+    layers, hidden = _shipped_shape(shipped)
+    loaded = []
+    monkeypatch.setattr(
+        probe_module,
+        "load_causal_lm",
+        lambda base, adapter, dtype: (
+            loaded.append((base, adapter)) or (FakeModel(np.zeros((layers, hidden))), fake_tokenizer)
+        ),
+    )
+    post = "My wife and I moved here last spring."
+    result = CliRunner().invoke(app, ["attack", post, "--attackers", "probe", "--json"])
+    assert result.exit_code == 0, result.output
+    assert loaded == [("embedded", None)]
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["kind"] == row["attacker"] == "probe" and row["well_formed"] and row["error"] is None
+    assert set(row["guesses"]) == set(shipped.attributes)  # all 8 asked: free-text ones have no probe
+    expected = shipped.choices(np.zeros((1, layers, hidden)), [list(shipped.attributes)])[0]
+    for attribute, guess in row["guesses"].items():
+        assert guess["guesses"] == expected[attribute].ranked()[:3]
+    assert row["strength"].startswith("above majority on gender, income, married, age")
+    table = CliRunner().invoke(app, ["attack", post, "--attackers", "probe"])
+    assert table.exit_code == 0 and "probe attacker" in table.stdout
+    unknown = CliRunner().invoke(app, ["attack", post, "--attackers", "probes"])
+    assert unknown.exit_code != 0 and "classifier, llm, probe" in unknown.output
+
+
+@pytest.mark.real_model
+def test_real_model_attack_runs_the_shipped_probe_on_the_embedded_smollm2():
+    """The real thing: `attack --attackers probe` on the embedded model answers what the shipped probe reads from
+    that model's own states of the text."""
+    import torch
+    from typer.testing import CliRunner
+
+    from stealthflow.attack.probe import SHIPPED_PROBE, text_states
+    from stealthflow.cli import app
+    from stealthflow.llm.checkpoints import load_causal_lm
+
+    torch.set_num_threads(1)
+    post = "Twelve years as an ER nurse, and my husband still cooks every night."
+    asked = ["gender", "married", "location"]
+    result = CliRunner().invoke(
+        app, ["attack", post, "--attackers", "probe", "--attributes", ",".join(asked), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["attacker"] == "probe" and set(row["guesses"]) == {"gender", "married"}
+    model, tokenizer = load_causal_lm("embedded")
+    expected = HiddenStateProbe.load(SHIPPED_PROBE).choices(text_states(model.eval(), tokenizer, [post]), [asked])[0]
+    for attribute, guess in row["guesses"].items():
+        assert guess["guesses"] == expected[attribute].ranked()[:3]
+        assert len(guess["guesses"]) == min(3, len(classes_for(attribute)))

@@ -55,8 +55,8 @@ class PhraseSuggester:
         from peft import PeftModel
         from transformers import AutoModelForCausalLM
 
+        from stealthflow.llm.checkpoints import load_tokenizer
         from stealthflow.llm.embedded import converted_model_path
-        from stealthflow.training.models import load_tokenizer
 
         base = converted_model_path()
         model = AutoModelForCausalLM.from_pretrained(base, dtype=torch.float32)

@@ -27,6 +27,7 @@ from stealthflow.attack.classifier import classes_for, file_sha256, labelled_exa
 from stealthflow.attack.judge import rule_verdict
 from stealthflow.attack.types import AttackResult
 from stealthflow.data.schema import Profile
+from stealthflow.llm.checkpoints import load_causal_lm
 
 PROBE_FORMAT = 1
 #: the probe fitted on the embedded SmolLM2-135M's own states (no adapter), `benchmarks/dual_probe.py fit`
@@ -296,6 +297,13 @@ class ProbeAttacker:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.probe = probe
+        self.model_id = f"probe on {probe.metadata.get('model', 'an unnamed model')}" + (
+            " + adapter" if probe.metadata.get("adapter_sha256") else ""
+        )
+
+    def covers(self, attribute: str) -> bool:
+        """Attributes without a fitted probe (free text: location, ...) get no guess; they say nothing."""
+        return attribute in self.probe.attributes
 
     def states(self, texts: Sequence[str], on_done: Callable[[int], None] | None = None) -> np.ndarray:
         return text_states(self.model, self.tokenizer, texts, on_done)
@@ -305,3 +313,12 @@ class ProbeAttacker:
 
     def attack_many(self, texts: list[str], attributes: list[list[str]]) -> list[AttackResult]:
         return [as_attack_result(choices, self.name) for choices in self.choose_many(texts, attributes)]
+
+
+def load_probe_attacker(base: str, adapter: str | None, fitted: HiddenStateProbe, dtype: str = "float32"):
+    """The base checkpoint (+ adapter) attacking with a probe fitted on its own hidden states
+    (`HiddenStateProbe.load`); ProbeError when the probe was fitted on another model or adapter."""
+    fitted.check_reads(base, adapter_sha256(adapter))
+    model, tokenizer = load_causal_lm(base, adapter, dtype)
+    fitted.check_width(model.config.hidden_size)
+    return ProbeAttacker(model, tokenizer, fitted)

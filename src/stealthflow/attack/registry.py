@@ -1,7 +1,8 @@
 """Attackers by name, for the loop's `--attackers llm,classifier`.
 
 `llm` is the Staab-style LLM attacker on the attacker model; `classifier` the stylometric
-classifier (its module loads only when one is built). Other attackers register a
+classifier; `probe` the shipped probe on the embedded model's own hidden states (`attack/probe.py`).
+The last two load their modules only when one is built. Other attackers register a
 `factory(settings, pool) -> Attacker` with `register_attacker`.
 """
 
@@ -51,5 +52,14 @@ def _classifier(settings: "Settings", pool: LLMPool) -> Attacker:
     return load_classifier_attacker(settings.classifier)
 
 
+def _probe(settings: "Settings", pool: LLMPool) -> Attacker:
+    """The shipped probe reads the model it was fitted on, the embedded one (no adapter), whatever the attacker
+    model: it is fitted on that model's hidden states."""
+    from stealthflow.attack.probe import SHIPPED_PROBE, HiddenStateProbe, load_probe_attacker
+
+    return load_probe_attacker("embedded", None, HiddenStateProbe.load(SHIPPED_PROBE))
+
+
 register_attacker("llm", lambda settings, pool: LLMAttacker(pool.get(settings.attacker_model())))
 register_attacker("classifier", _classifier)
+register_attacker("probe", _probe)

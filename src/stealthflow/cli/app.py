@@ -203,7 +203,8 @@ def attackers_option(default: str) -> object:
         Optional[str],
         typer.Option(
             "--attackers",
-            help=f"comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU); default: {default}",
+            help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU), probe (on the "
+            f"embedded model's hidden states, CPU); default: {default}",
         ),
     ]
 

@@ -391,10 +391,9 @@ def probe_eval(
     """The model (+ adapter) attacking with a probe on its own hidden states: top-1 vs majority and uniform chance."""
     import torch
 
-    from stealthflow.attack.probe import SHIPPED_PROBE, HiddenStateProbe, ProbeError
+    from stealthflow.attack.probe import SHIPPED_PROBE, HiddenStateProbe, ProbeError, load_probe_attacker
     from stealthflow.data import load_labelled
     from stealthflow.training.compare import probe_table
-    from stealthflow.training.models import load_probe_attacker
 
     torch.set_num_threads(threads)
     with user_errors():

@@ -14,13 +14,8 @@ from pathlib import Path
 
 from stealthflow.attack import LLMAttacker
 from stealthflow.llm import ModelConfig, build_llm
-from stealthflow.training.models import (
-    base_model_path,
-    configure_torch,
-    load_base_model,
-    load_tokenizer,
-    trainer_args,
-)
+from stealthflow.llm.checkpoints import base_model_path, load_tokenizer
+from stealthflow.training.models import configure_torch, load_base_model, trainer_args
 from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
@@ -260,13 +255,19 @@ def self_attacker(recipe: Recipe) -> tuple[object, dict]:
     """The attacker inside the self-attack reward (anything with `choose_many`) and its description: the frozen
     SFT adapter answering by choice, or a probe on the hidden states of the model it was fitted on (the base model
     alone, or with the frozen SFT adapter)."""
-    from stealthflow.training.models import load_choice_attacker, load_probe_attacker
+    from stealthflow.training.models import load_choice_attacker
 
     settings, sft = recipe.grpo, str(recipe.sft_adapter())
     if settings.self_attacker == "choice":
         attacker = load_choice_attacker(recipe.base_model, sft, settings.choice_normalise, recipe.dtype)
         return attacker, {"choice": sft, "normalise": settings.choice_normalise}
-    from stealthflow.attack.probe import PROBE_ATTRIBUTES, SHIPPED_PROBE, HiddenStateProbe, ProbeError
+    from stealthflow.attack.probe import (
+        PROBE_ATTRIBUTES,
+        SHIPPED_PROBE,
+        HiddenStateProbe,
+        ProbeError,
+        load_probe_attacker,
+    )
 
     probe = Path(settings.probe) if settings.probe else SHIPPED_PROBE
     fitted = HiddenStateProbe.load(probe)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stealthflow.training.models import base_model_path, load_tokenizer
+from stealthflow.llm.checkpoints import base_model_path, load_tokenizer
 
 
 def merge_adapter(base_model: str, adapter: str | Path, out: str | Path, dtype: str = "float32") -> Path:

@@ -1,27 +1,11 @@
-"""Loading the base model, tokenizer and LoRA shape for training."""
+"""The base model, LoRA shape and trainer arguments for training (checkpoints load through `llm.checkpoints`)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import TYPE_CHECKING
 
+from stealthflow.llm.checkpoints import base_model_path, load_causal_lm
 from stealthflow.training.recipes import LoRASettings, Recipe
-
-if TYPE_CHECKING:
-    from stealthflow.attack.probe import HiddenStateProbe
-
-
-def base_model_path(spec: str) -> Path:
-    """`embedded` -> the converted SmolLM2 checkpoint; `hf:PATH` or `PATH` -> that directory."""
-    if spec == "embedded":
-        from stealthflow.llm.embedded import converted_model_path
-
-        return converted_model_path()
-    path = Path(spec.removeprefix("hf:"))
-    if not (path / "config.json").exists():
-        raise FileNotFoundError(f"{spec}: no checkpoint (config.json) there; models are never downloaded")
-    return path
 
 
 def configure_torch(recipe: Recipe) -> None:
@@ -31,15 +15,6 @@ def configure_torch(recipe: Recipe) -> None:
     if recipe.threads:
         torch.set_num_threads(recipe.threads)
     set_seed(recipe.seed)
-
-
-def load_tokenizer(path: Path):
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    return tokenizer
 
 
 def load_base_model(recipe: Recipe):
@@ -130,28 +105,3 @@ def load_choice_attacker(
 
         read = CueFirst(load_cue_tagger(), cue_first)
     return ChoiceAttacker(model, tokenizer, normalise, calibration, read)
-
-
-def load_causal_lm(base: str, adapter: str | None = None, dtype: str = "float32"):
-    """The base checkpoint (`embedded`, `hf:DIR` or DIR), with a LoRA adapter when given, and its tokenizer."""
-    import torch
-    from transformers import AutoModelForCausalLM
-
-    path = base_model_path(base)
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=getattr(torch, dtype))
-    if adapter:
-        from peft import PeftModel
-
-        model = PeftModel.from_pretrained(model, adapter)
-    return model, load_tokenizer(path)
-
-
-def load_probe_attacker(base: str, adapter: str | None, fitted: HiddenStateProbe, dtype: str = "float32"):
-    """The base checkpoint (+ adapter) attacking with a probe fitted on its own hidden states
-    (`attack/probe.py`, `HiddenStateProbe.load`); ProbeError when the probe was fitted on another model or adapter."""
-    from stealthflow.attack.probe import ProbeAttacker, adapter_sha256
-
-    fitted.check_reads(base, adapter_sha256(adapter))
-    model, tokenizer = load_causal_lm(base, adapter, dtype)
-    fitted.check_width(model.config.hidden_size)
-    return ProbeAttacker(model, tokenizer, fitted)

@@ -11,14 +11,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from stealthflow.training.models import (
-    base_model_path,
-    configure_torch,
-    load_base_model,
-    load_tokenizer,
-    lora_config,
-    trainer_args,
-)
+from stealthflow.llm.checkpoints import base_model_path, load_tokenizer
+from stealthflow.training.models import configure_torch, load_base_model, lora_config, trainer_args
 from stealthflow.training.plots import plot_curves
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
