@@ -275,7 +275,7 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
     # ux24: main said "session 'demo' was deleted" where one value was forgotten
     assert (
-        "1 placeholder(s) stay as they are: their value(s) were forgotten (deleted from the vault; session 'demo'"
+        "1 placeholder(s) stay as they are: their value(s) were forgotten (deleted from the vault; the session was not)"
         in said
     )
     runner.invoke(app, ["protect", "-i", "in.jsonl", "-o", "gone.jsonl", "-s", "gone", "--rewrite", "none"])
