@@ -379,6 +379,31 @@ def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
         ray_module()
 
 
+def test_a_job_s_own_ray_that_would_listen_on_the_network_is_not_started(tmp_path, monkeypatch):
+    """rev31 R4: a Ray imported before the job with its clusters on would put its servers on the host's network address;
+    the job refuses before `ray.init`, leaving no folder. A fake Ray (labelled: it records `init`) whose node address
+    is a network one; tests/test_batch_ray.py runs the real one."""
+    import sys
+    import types
+
+    from stealthflow.batch import BatchError
+    from stealthflow.batch.job import _ray_for
+
+    inits = []
+    fake = types.SimpleNamespace(
+        is_initialized=lambda: False,
+        init=lambda **kwargs: inits.append(kwargs),
+        util=types.SimpleNamespace(get_node_ip_address=lambda: "192.0.2.7"),
+    )
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setitem(sys.modules, "ray.data", types.SimpleNamespace())
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with pytest.raises(BatchError, match="would listen on the network"), _ray_for(None, ray_logs=False):
+        pass
+    assert inits == [] and list(tmp_path.iterdir()) == []
+
+
 class _NameInFirstTextOnly:
     """A fake detector: finds the name only after "name:" (as a tagger may in one context only). It implements what
     Protector.protect and close call of a `Detector`: detect_many_with_languages, recognized_with_languages,

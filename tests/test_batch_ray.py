@@ -3,11 +3,13 @@ once for this module: a job killed with SIGKILL mid-run and resumed gives, row f
 single-process `protect -i` gives, and every row restores from the merged vault; the Python API
 takes and returns a Dataset, with the PII tagger on."""
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -16,10 +18,11 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
+psutil = pytest.importorskip("psutil")  # a dependency of Ray
 
 from typer.testing import CliRunner  # noqa: E402
 
-from stealthflow.batch import merge_shards, protect_dataset  # noqa: E402
+from stealthflow.batch import local_ray, merge_shards, protect_dataset  # noqa: E402
 from stealthflow.batch.workers import ERROR, META, strings  # noqa: E402
 from stealthflow.cli import app  # noqa: E402
 from stealthflow.config import load_settings  # noqa: E402
@@ -251,27 +254,62 @@ def test_a_row_with_a_lone_surrogate_fails_alone_and_the_other_rows_are_written(
     assert not [path for path in out.rglob("*") if path.is_file() and b"sam.lee" in path.read_bytes()]
 
 
-def test_a_job_starting_its_own_ray_leaves_ray_s_token_readable_by_its_owner_only(tmp_path):
-    """Security review rev31, R4: whoever reads Ray's auth token can run code in the job's workers (raw rows, the vault
-    key). A job that starts its own Ray (no --ray-address) leaves the token 0600, also one an earlier run left 0644.
-    A Ray of its own, in a process of its own (this module's cluster is never asked), with a HOME and a RAY_TMPDIR of
-    the test's."""
+def _listening(process: psutil.Process) -> set[tuple[str, str]]:
+    """(process name, address) of every TCP socket `process` and its descendants listen on."""
+    found = set()
+    for each in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):  # a worker that ended meanwhile
+            found |= {(each.name(), c.laddr.ip) for c in each.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    return found
+
+
+def _session_folders(root: Path) -> set[tuple[Path, bool]]:
+    """Ray's session folders under `root`, each with whether a folder on its way from `root` is closed to others."""
+    found = set()
+    with contextlib.suppress(OSError):  # a folder Ray removes meanwhile
+        for folder in root.rglob("session_*"):
+            if folder.is_dir() and not folder.is_symlink():
+                way = [path for path in [folder, *folder.parents] if path.is_relative_to(root) and path != root]
+                found.add((folder, any(not path.stat().st_mode & stat.S_IRWXO for path in way)))
+    return found
+
+
+def test_a_job_starting_its_own_ray_keeps_it_on_this_machine_and_its_files_to_its_owner(tmp_path):
+    """Security review rev31, R4: a job without --ray-address starts a Ray whose every server (GCS, raylet, object
+    manager, each worker) listened on every interface, in a session folder open to everyone, and whoever reads Ray's
+    auth token can run code in the job's workers (raw rows, the vault key). Now: every socket of the job's processes
+    on a loopback address while it runs, Ray's folders under one of the user's only (0700) and removed after, the
+    token 0600 (also one an earlier run left 0644). A Ray of its own, in a process of its own (this module's cluster
+    is never asked), with a HOME and a RAY_TMPDIR of the test's."""
     home = tmp_path / "home"
     (home / ".ray").mkdir(parents=True)
-    ray_tmp = tempfile.mkdtemp(prefix="sf-ray-")  # short: Ray's sockets live there (AF_UNIX paths <= 107 bytes)
+    ray_tmp = Path(tempfile.mkdtemp(prefix="sf-ray-"))  # short: Ray's sockets live there (AF_UNIX paths <= 107 bytes)
+    ray_tmp.chmod(0o755)  # as /tmp/ray is: Ray's own folders must be what keeps others out
     token = home / ".ray" / "auth_token"
     token.write_text(os.urandom(32).hex())
     token.chmod(0o644)
     source = tmp_path / "in.jsonl"
     _corpus(source, 2)
-    env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": ray_tmp}
+    env = {**os.environ, "HOME": str(home), "RAY_TMPDIR": str(ray_tmp)}
     env.pop("RAY_ADDRESS", None)
     env.pop("RAY_AUTH_TOKEN_PATH", None)
     command = cli_command("batch", "protect", str(source), "-o", str(tmp_path / "out"), "-s", "job", "--workers", "1")
+    sockets, folders = set(), set()
     try:
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        job = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        watched, deadline = psutil.Process(job.pid), time.monotonic() + 300
+        while job.poll() is None and time.monotonic() < deadline:
+            sockets |= _listening(watched)
+            folders |= _session_folders(ray_tmp)
+            time.sleep(0.1)
+        _, stderr = job.communicate(timeout=60)
+        left = list(ray_tmp.iterdir())
     finally:
         shutil.rmtree(ray_tmp, ignore_errors=True)
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert job.returncode == 0, stderr[-2000:]
     assert len(_parts(tmp_path / "out")) == 2
+    assert {name for name, _ in sockets} >= {"gcs_server", "raylet"}, sockets  # the job's Ray was seen listening
+    assert [(name, ip) for name, ip in sockets if not local_ray.is_loopback(ip)] == []
+    assert folders and all(closed for _, closed in folders), folders  # below a folder others cannot enter
+    assert left == []  # Ray's logs and spilled objects (raw rows) went with the job
     assert token.stat().st_mode & 0o777 == 0o600

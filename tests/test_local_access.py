@@ -22,7 +22,7 @@ from placeholder_fixtures import make_protector, protect_config
 from starlette.routing import Route
 
 from stealthflow.memory.store import MemoryStore
-from stealthflow.proxy.app import create_proxy_app
+from stealthflow.proxy.app import SESSION_HEADER, create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.service import create_app, security
 from stealthflow.service.page import HEADER, PageLogins
@@ -203,14 +203,14 @@ def test_an_unknown_path_of_the_proxy_is_an_openai_shaped_error(protector):
             assert_error_shape(
                 answer,
                 404,
-                f"POST {path} is not served here (Not Found); this server answers GET /health, GET /v1/models, "
+                "this path is not served here (Not Found); this server answers GET /health, GET /v1/models, "
                 "POST /chat/completions, POST /v1/chat/completions",
             )
         answer = httpx.get(base + "/v1/chat/completions", headers=BEARER)
         assert_error_shape(
             answer,
             405,
-            "GET /v1/chat/completions is not served (Method Not Allowed): /v1/chat/completions takes POST only",
+            "this method is not served on this path (Method Not Allowed): it takes POST only",
         )
         assert answer.headers["allow"] == "POST"
         assert httpx.post(base + "/v1/responses", json={}).status_code == 401  # the token is still asked first
@@ -224,12 +224,69 @@ def test_an_unknown_path_or_memory_refusal_of_the_service_is_the_error_shape(tmp
             base = f"http://127.0.0.1:{port}"
             nope = httpx.get(base + "/nope", headers=BEARER)
             assert nope.json()["error"]["message"].startswith(
-                "GET /nope is not served here (Not Found); this server answers "
+                "this path is not served here (Not Found); this server answers "
             )
             assert "POST /memory/hydrate" in nope.json()["error"]["message"]
             # an HTTPException raised by a route keeps its own message
             answer = httpx.post(base + "/memory/forget", headers=BEARER, json={"user": "u", "id": 999})
-            assert_error_shape(answer, 404, "no memory 999 for that user")
+            assert_error_shape(answer, 404, "no memory of that id for that user")
+    finally:
+        memory.close()
+
+
+#: what a caller may name a session, a request, a pack or a vault after: a user's value, never quoted back
+CALLER_VALUE = "quillon-varrick-7781"
+
+
+def test_no_error_of_the_service_or_the_proxy_quotes_a_value_the_caller_sent(tmp_path, monkeypatch):
+    """rev32: `serve`'s 404s quoted the session name and the request id the caller sent (`no session 'X' in the
+    vault`), the memory service's the pack and the memory id, an unknown path or a method it does not take the path, a
+    text of another vault the id the caller gave, a rewrite not offered its name, and the proxy's 404 the path. A
+    session name may be a user's value, and clients log errors. Real servers under uvicorn, a real HTTP client; each
+    error still says what was wrong."""
+    config = protect_config(tmp_path, monkeypatch)
+    memory = MemoryStore(tmp_path / "memory.sqlite", make_protector(config))
+    value, number = CALLER_VALUE, 778_123_456
+    try:
+        with serve(create_app(memory.protector, TOKEN, memory=memory)) as port:
+            base = f"http://127.0.0.1:{port}"
+            protect = {"text": "mail ann.lee@mailbox.org", "session": "web-1"}
+            text = httpx.post(base + "/protect", headers=BEARER, json=protect).json()["text"]
+            asks = {
+                "no such session": ("POST", "/restore", {"json": {"text": text, "session": value}}, 404),
+                "no such request": (
+                    "POST", "/restore", {"json": {"text": text, "session": "web-1", "request": value}}, 404,
+                ),
+                "no such request, streamed": (
+                    "POST", f"/restore/stream?session=web-1&request={value}", {"content": text}, 404,
+                ),
+                "another vault": ("POST", "/restore", {"json": {"text": text, "session": "web-1", "vault": value}}, 409),
+                "a rewrite not offered": ("POST", "/protect", {"json": {**protect, "rewrite": value}}, 422),
+                "no such path": ("GET", f"/sessions/web-1/{value}", {}, 404),
+                "a method not taken": ("PUT", f"/sessions/{value}", {}, 405),
+                "no such pack": (
+                    "POST", "/memory/hydrate", {"json": {"user": "ann", "text": text, "request": value}}, 404,
+                ),
+                "no such memory": ("POST", "/memory/forget", {"json": {"user": "ann", "id": number}}, 404),
+            }  # fmt: skip
+            for what, (method, path, body, status) in asks.items():
+                answer = httpx.request(method, base + path, headers=BEARER, **body)
+                assert answer.status_code == status, (what, answer.text)
+                message = answer.json()["error"]["message"]
+                assert value not in answer.text and str(number) not in answer.text, (what, message)
+                assert re.search(
+                    r"no session|no request|no pack|no memory|another vault|not offered|not served", message
+                )
+        proxy = ProxyConfig(upstream="openai/x", upstream_base="http://127.0.0.1:9/v1", upstream_key_env="NO_KEY")
+        with serve(create_proxy_app(memory.protector, proxy, TOKEN)) as port:
+            proxy_base = f"http://127.0.0.1:{port}"
+            for what, path, headers, status in (
+                ("no such path", f"/v1/{value}", BEARER, 404),
+                ("a session label too long", "/v1/chat/completions", {**BEARER, SESSION_HEADER: value * 12}, 400),
+            ):
+                chat = {"model": "x", "messages": [{"role": "user", "content": "hi"}]}
+                answer = httpx.post(proxy_base + path, headers=headers, json=chat)
+                assert answer.status_code == status and value not in answer.text, (what, answer.text)
     finally:
         memory.close()
 

@@ -508,7 +508,7 @@ def test_http_verbs_behind_the_service_token(store):
         assert bobs.json()["unresolved"] == ["<EMAIL_1>"] and bobs.json()["restored"] == 0
         assert (
             bobs.json()["notice"]
-            == "1 placeholder(s) were not issued to bob's memories and stay as they are: <EMAIL_1>"
+            == "1 placeholder(s) were not issued to this user's memories and stay as they are: <EMAIL_1>"
         )
         ann_pack_for_bob = {"user": "bob", "text": "<EMAIL_1>", "request": packed["request"]}
         assert client.post("/memory/hydrate", json=ann_pack_for_bob).status_code == 404
@@ -688,7 +688,7 @@ def test_hydrate_over_http_lists_what_it_could_not_resolve_as_the_cli_does(store
     assert answer == {**result_json(store.restore("ann", reply, request)), "notice": answer["notice"]}
     assert answer["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
     assert answer["restored"] == 1 and answer["unresolved"] == ["<EMAIL_9>"] and answer["withheld"] == []
-    assert "not issued to ann's memories" in answer["notice"] and "<EMAIL_9>" in answer["notice"]
+    assert "not issued to this user's memories" in answer["notice"] and "<EMAIL_9>" in answer["notice"]
 
 
 def test_pack_leaves_out_memories_below_the_relevance_floor_cli_http_and_python(tmp_path, monkeypatch):

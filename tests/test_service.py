@@ -60,7 +60,7 @@ def test_protect_then_restore_over_http(client):
     assert restored["text"] == PERSONAL_TEXT and restored["unresolved"] == []
     assert restored["notice"] is None
     other = client.post("/restore", json={"text": protected["text"], "session": "web-2"})  # ux28 finding 19
-    assert other.status_code == 404 and "no session 'web-2' in the vault" in other.json()["error"]["message"]
+    assert other.status_code == 404 and "no session of that name in the vault" in other.json()["error"]["message"]
     same_vault = client.post(
         "/restore", json={"text": protected["text"], "session": "web-1", "vault": protected["vault"]}
     )

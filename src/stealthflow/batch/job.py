@@ -19,8 +19,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
+from stealthflow.batch import local_ray
 from stealthflow.batch.blocks import (
     BLOCK_BYTES,
     Block,
@@ -257,7 +259,8 @@ def run_job(
     progress = Progress(len(todo), sum(block.size for block in todo))
     try:
         if todo:
-            _run(todo, out, settings, vault, job, pools, ray_address, progress, on_progress, ray_logs)
+            with _ray_for(ray_address, ray_logs) as ray:
+                _run(ray, todo, out, settings, vault, job, pools, progress, on_progress)
     finally:
         try:
             merged += merge_shards(out.shards, vault, settings.protect)
@@ -330,8 +333,8 @@ RAY_TOKEN = Path("~/.ray/auth_token")
 def _owner_only_files() -> Iterator[None]:
     """Ray's auth token readable by this user only: Ray writes it under the process umask (0644 under 022), and
     whoever reads it can run code in the job's workers, which hold the rows' raw text and the vault key (security
-    review rev31, R4). A token left by an earlier run is made private too. Ray opens its session folder to everyone
-    itself (0777, set again while a job runs); that stays."""
+    review rev31, R4). A token left by an earlier run is made private too. (Ray's session folder, which it opens to
+    everyone, is kept private by `local_ray.started`.)"""
     previous = os.umask(0o077)
     try:
         yield
@@ -358,63 +361,76 @@ def _backend_log_level(level: str | None) -> Iterator[None]:
         del os.environ["RAY_BACKEND_LOG_LEVEL"]
 
 
+@contextlib.contextmanager
+def _ray_for(ray_address: str | None, ray_logs: bool) -> Iterator[ModuleType]:
+    """Ray for a job: the one this process started already; else the cluster at `ray_address` (or `$RAY_ADDRESS`),
+    left at the end; else a Ray of the job's own on this machine only (`local_ray`), stopped at the end. `ray_logs`:
+    Ray's own log lines below errors too."""
+    local = local_ray.wanted(ray_address)
+    with local_ray.loopback_import() if local else contextlib.nullcontext():
+        ray = ray_module()
+    ray_level = logging.INFO if ray_logs else logging.ERROR  # logging.INFO: ray.init's own default
+    if not ray_logs:  # Ray Data's logger is its own (not under ray.init's level); set at its import
+        logging.getLogger("ray.data").setLevel(ray_level)
+    init = {"include_dashboard": False, "log_to_driver": False, "logging_level": ray_level}
+    with contextlib.ExitStack() as stack:
+        if not ray.is_initialized():
+            with _backend_log_level(None if ray_logs else "fatal"), _owner_only_files():
+                if not local:
+                    ray.init(address=ray_address, **init)
+                    stack.callback(ray.shutdown)
+                else:
+                    try:
+                        stack.enter_context(local_ray.started(ray, **init))
+                    except local_ray.RayNotLocal as exc:
+                        raise BatchError(str(exc)) from None
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        yield ray
+
+
 def _run(
+    ray: ModuleType,
     todo: list[Block],
     out: JobOutput,
     settings: Settings,
     vault: Vault,
     job: Job,
     pools: Pools,
-    ray_address: str | None,
     progress: Progress,
     on_progress: Callable[[Progress], None] | None,
-    ray_logs: bool,
 ) -> None:
-    ray = ray_module()
-    ray_level = logging.INFO if ray_logs else logging.ERROR  # logging.INFO: ray.init's own default
-    if not ray_logs:  # Ray Data's logger is its own (not under ray.init's level); set at its import
-        logging.getLogger("ray.data").setLevel(ray_level)
-    started_ray = not ray.is_initialized()
-    if started_ray:
-        with _backend_log_level(None if ray_logs else "fatal"), _owner_only_files():
-            ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, logging_level=ray_level)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    try:
-        ds = ray.data.from_items([block.to_json() for block in todo], override_num_blocks=len(todo))
-        ds = ds.map_batches(
-            read_blocks,
-            fn_kwargs={"text_column": job.text_column, "id_column": job.id_column, "keep": job.keep},
-            batch_size=1,
-            batch_format="pandas",
-            # The CPUs of a detection actor, so that Ray Data fuses the read into it: a read task of its
-            # own would wait forever for a CPU once the actors hold them all.
-            num_cpus=pools.threads,
-        )
-        ds = protect_dataset(
-            ds,
-            settings,
-            vault,
-            out.shards,
-            session=job.session,
-            text_column=job.text_column,
-            rewrite=job.rewrite,
-            pools=pools,
-            whole_blocks=True,
-        )
-        by_id = {block.id: block for block in todo}
-        pending: dict[str, list[dict]] = defaultdict(list)
-        for batch in ds.iter_batches(batch_size=None, batch_format="pandas"):
-            for row in batch.to_dict("records"):
-                pending[row["_block"]].append(row)
-                if len(pending[row["_block"]]) == row["_rows"]:
-                    write_block(by_id.pop(row["_block"]), pending.pop(row["_block"]), out, job, progress, on_progress)
-        if pending:
-            raise BatchError(f"block(s) {', '.join(sorted(pending))} came back incomplete: run the job again")
-        for block in list(by_id.values()):  # no line starts in it (one long line may span several blocks)
-            write_block(block, [], out, job, progress, on_progress)
-    finally:
-        if started_ray:
-            ray.shutdown()
+    ds = ray.data.from_items([block.to_json() for block in todo], override_num_blocks=len(todo))
+    ds = ds.map_batches(
+        read_blocks,
+        fn_kwargs={"text_column": job.text_column, "id_column": job.id_column, "keep": job.keep},
+        batch_size=1,
+        batch_format="pandas",
+        # The CPUs of a detection actor, so that Ray Data fuses the read into it: a read task of its
+        # own would wait forever for a CPU once the actors hold them all.
+        num_cpus=pools.threads,
+    )
+    ds = protect_dataset(
+        ds,
+        settings,
+        vault,
+        out.shards,
+        session=job.session,
+        text_column=job.text_column,
+        rewrite=job.rewrite,
+        pools=pools,
+        whole_blocks=True,
+    )
+    by_id = {block.id: block for block in todo}
+    pending: dict[str, list[dict]] = defaultdict(list)
+    for batch in ds.iter_batches(batch_size=None, batch_format="pandas"):
+        for row in batch.to_dict("records"):
+            pending[row["_block"]].append(row)
+            if len(pending[row["_block"]]) == row["_rows"]:
+                write_block(by_id.pop(row["_block"]), pending.pop(row["_block"]), out, job, progress, on_progress)
+    if pending:
+        raise BatchError(f"block(s) {', '.join(sorted(pending))} came back incomplete: run the job again")
+    for block in list(by_id.values()):  # no line starts in it (one long line may span several blocks)
+        write_block(block, [], out, job, progress, on_progress)
 
 
 def write_block(

@@ -70,9 +70,7 @@ def memory_router(store: MemoryStore) -> APIRouter:
                 request.user, request.text, request.request, request.secrets_in_urls, request.values_in_links
             )
         except KeyError:
-            raise HTTPException(
-                404, f"no pack {request.request!r} for that user (unknown, expired or forgotten)"
-            ) from None
+            raise HTTPException(404, "no pack of that id for that user (unknown, expired or forgotten)") from None
         notices = [
             withheld_notice(result.withheld, json_switch) if result.withheld else None,
             store.unresolved_notice(request.user, result.unresolved),
@@ -86,6 +84,6 @@ def memory_router(store: MemoryStore) -> APIRouter:
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
         except KeyError:
-            raise HTTPException(404, f"no memory {request.id} for that user") from None
+            raise HTTPException(404, "no memory of that id for that user") from None
 
     return router

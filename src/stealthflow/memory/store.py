@@ -478,7 +478,7 @@ class MemoryStore:
         if not unresolved:
             return None
         return (
-            f"{len(unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are: "
+            f"{len(unresolved)} placeholder(s) were not issued to this user's memories and stay as they are: "
             f"{', '.join(sorted(set(unresolved)))}"
         )
 

@@ -545,16 +545,17 @@ class Protector:
             return None
         stayed = f"{len(set(unresolved))} placeholder(s) stay as they are"
         if self.vault.session_listed(self.config.user, session):  # its values forgotten one by one
-            return f"{stayed}: their value(s) were forgotten (deleted from the vault; session {session!r} was not)"
+            return f"{stayed}: their value(s) were forgotten (deleted from the vault; the session was not)"
         if self.vault.numbered_before(self.config.user, session):
             # deleted by `stealthflow vault forget` or the service's DELETE /sessions/ID alike: no one command named
-            return f"session {session!r} was deleted, and its values with it: its {stayed}"
+            return f"the session was deleted, and its values with it: its {stayed}"
         return None
 
     def no_such_session(self, session: str, unresolved: Sequence[str]) -> str | None:
         """The error when placeholders stayed and the vault never knew `session` (a typo, text from another vault):
         nothing was ever issued to it, listed or numbered for it. None otherwise (a text without placeholders
-        restores as it is under any session)."""
+        restores as it is under any session). Like `unknown_session`'s, it quotes no session name: a service's caller
+        sent it."""
         user = self.config.user
         if not unresolved or any(
             known(user, session)
@@ -562,7 +563,7 @@ class Protector:
         ):
             return None
         return (
-            f"no session {session!r} in the vault: nothing was ever issued to it, so nothing was restored "
+            "no session of that name in the vault: nothing was ever issued to it, so nothing was restored "
             f"({len(set(unresolved))} placeholder(s)); `stealthflow vault list` shows the sessions"
         )
 

@@ -50,6 +50,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -115,6 +116,8 @@ _SCHEMA_VERSION = "schema"  # meta key: 2 since sessions are scopes (absent: 1)
 _LAST_GRANT = "SELECT MAX(rowid) FROM issued WHERE session = ?"  # a session's grants only ever get higher row ids
 _CACHE_LIMIT = 100_000
 _RELOAD_TRIES = 10  # reading the key again after a rotation, 0.1 s apart
+VAULT_ID_BYTES = 8
+VAULT_ID = re.compile(rf"[0-9a-f]{{{2 * VAULT_ID_BYTES}}}")  # what every vault gives itself
 REQUEST_DAYS = 30  # how long a recorded request's placeholders are kept (`record_request`)
 log = logging.getLogger("stealthflow.vault")
 
@@ -254,7 +257,7 @@ class Vault:
                 "or its identity record was edited"
             )
         if vault_id is None:
-            vault_id = secrets.token_hex(8)
+            vault_id = secrets.token_hex(VAULT_ID_BYTES)
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_VAULT_ID, vault_id))
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_KEY_CHECK, self._key_check(vault_id)))
         self.id = vault_id
@@ -343,10 +346,13 @@ class Vault:
         return hmac.compare_digest(check, self._key_check(vault_id))
 
     def check_issued_here(self, vault_id: str | None, where: str) -> None:
-        """Refuse text whose recorded vault is not this one (None: the text carries no identity)."""
+        """Refuse text whose recorded vault is not this one (None: the text carries no identity). The other vault is
+        named only by an id of a vault's shape: a service's caller sends `vault_id`, and an error quotes no value it
+        sent."""
         if vault_id is not None and vault_id != self.id:
+            other = f"vault {vault_id}" if VAULT_ID.fullmatch(vault_id) else "another vault"
             raise VaultMismatch(
-                f"{where}: protected by vault {vault_id}, but this vault is {self.id} ({self.path}); restoring here would put in "
+                f"{where}: protected by {other}, but this vault is {self.id} ({self.path}); restoring here would put in "
                 "other values. Restore with the vault that protected it (a backup: `stealthflow vault import FILE`)"
             )
 

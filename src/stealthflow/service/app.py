@@ -14,7 +14,7 @@ value (a secret, card, IBAN or ID) not inside a link, markup or JSON unless `sec
 stay, are listed in `withheld` and
 said in `notice` (`placeholders.scope`). A session the vault never knew, while placeholders stay, and an unknown
 request id are a 404. Errors are JSON (`{"error": {message, type, param, code}}`), never a bare 500
-and never with the caller's text.
+and never with the caller's text or any value it sent (a session name, a request id).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope, json_switch, result_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
-from stealthflow.service.requests import ProtectRequest, RestoreRequest
+from stealthflow.service.requests import UNKNOWN_REQUEST, ProtectRequest, RestoreRequest
 from stealthflow.service.security import (
     OPEN_PATHS,
     JsonBody,
@@ -101,7 +101,7 @@ def create_app(
         if request.rewrite != "none" and (rewriter is None or request.rewrite != rewriter.name):
             offered = ", ".join(["none", *([rewriter.name] if rewriter else [])])
             return error_response(
-                422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)"
+                422, f"the rewrite asked for is not offered here: ask for {offered} (the server's --rewrite)"
             )
         result = protector.protect_many([request.text], request.session, [request.from_model])[0]
         if request.rewrite != "none":
@@ -128,9 +128,7 @@ def create_app(
             )
             is None
         ):
-            return error_response(
-                404, f"no request {request.request!r} in session {request.session!r} (unknown, expired or forgotten)"
-            )
+            return error_response(404, UNKNOWN_REQUEST)
         try:
             result = protector.restore(
                 request.text, request.session, request.vault, scope, request.secrets_in_urls, request.values_in_links

@@ -8,6 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from stealthflow.pipeline.records import not_blank, valid_unicode
 from stealthflow.sessions import MEMORY_SESSIONS, PROXY_SESSIONS, check_name
 
+#: the 404 of a request id a restore names that its session did not record; like every error, it quotes nothing the
+#: caller sent (a session name may be a user's value, and clients log errors)
+UNKNOWN_REQUEST = "no request of that id in that session (unknown, expired or forgotten)"
+
 
 def session_refused(session: str) -> str | None:
     """Why the service's session routes (protect, restore, analyze, /sessions) refuse `session` (None: not refused):

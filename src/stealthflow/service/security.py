@@ -288,14 +288,14 @@ def error_body(status: int, message: str, kind: str, param: str | None = None) -
 async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
     """Starlette's own answers (an unknown path, a method a path does not take, an `HTTPException`) in the one
     error shape, not FastAPI's `{"detail": ...}`; the default phrase ("Not Found") says what the server does serve
-    (`served`) and, for a method a path does not take, the one it does."""
+    (`served`) and, for a method a path does not take, the one it does. The path asked for is not quoted: a caller's
+    (`/sessions/ID`, a mistyped route) may hold a value."""
     message = str(exc.detail)
     if message == HTTPStatus(exc.status_code).phrase:
-        asked = f"{request.method} {request.url.path}"
         if exc.status_code == 405 and (allowed := Headers(headers=exc.headers or {}).get("allow")):
-            message = f"{asked} is not served ({message}): {request.url.path} takes {allowed} only"
+            message = f"this method is not served on this path ({message}): it takes {allowed} only"
         else:
-            message = f"{asked} is not served here ({message}); this server answers {served(request.app)}"
+            message = f"this path is not served here ({message}); this server answers {served(request.app)}"
     return error_response(exc.status_code, message, exc.headers)
 
 

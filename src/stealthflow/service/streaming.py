@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import StreamRestorer
-from stealthflow.service.requests import session_refused
+from stealthflow.service.requests import UNKNOWN_REQUEST, session_refused
 from stealthflow.service.security import error_response
 
 
@@ -38,9 +38,7 @@ class RestoreStream:
             return
         restore_scope = self.protector.request_scope(session, request) if request is not None else None
         if request is not None and restore_scope is None:
-            await error_response(404, f"no request {request!r} in session {session!r} (unknown, expired or forgotten)")(
-                scope, receive, send
-            )
+            await error_response(404, UNKNOWN_REQUEST)(scope, receive, send)
             return
         restorer = StreamRestorer(self.protector.resolver(session, restore_scope))
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a chunk may split a character
