@@ -61,8 +61,10 @@ class CandidateRecognizer(PiiTaggerRecognizer):
         super().__init__(directory, tagger)
         self.threshold = threshold
 
-    def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
-        return tagger.tag_many(texts, self.batch_size, bounds, self.threshold)
+    def _tag(
+        self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]], tokens: list | None = None
+    ) -> list[list[TaggedSpan]]:
+        return tagger.tag_many(texts, self.batch_size, bounds, self.threshold, tokens)
 
     def _reaches(self, text: str, span: Span, floors: dict[str, float]) -> bool:
         return span.score >= self.threshold - 1e-9
