@@ -54,8 +54,8 @@ class Recorder(CandidateJudge):
         super().__init__("REAL_NAME", (((-1, 0.0, 0, 0, 0.0),),), 0.0, 0.0, 1.0, 1.0)
         object.__setattr__(self, "seen", [])
 
-    def judge(self, text, places, rows, languages):
-        self.seen += [(text, start, end, row) for (start, end), row in zip(places, rows, strict=True)]
+    def judge(self, rows, places):
+        self.seen += [(*place, row) for place, row in zip(places, rows, strict=True)]
         return [0.0] * len(rows)
 
 

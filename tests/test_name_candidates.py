@@ -12,6 +12,7 @@ from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.name_candidates import (
     CANDIDATE_FEATURES,
     CandidateJudge,
+    TokenReader,
     candidate_features,
     candidate_places,
     read_judge,
@@ -68,9 +69,9 @@ def test_candidates_are_capitalised_words_of_the_name_lexicon_in_pairs_and_none_
 
 def test_features_read_the_students_probability_and_a_name_masked_elsewhere():
     text = "Thiago came by. Later Thiago left."
-    tokens = SilentTagger({"Thiago": 0.4}).token_probabilities([text])[0]
+    tokens = TokenReader(SilentTagger({"Thiago": 0.4}).token_probabilities([text])[0], (1, 2))
     start = text.rindex("Thiago")
-    row = candidate_features(text, start, start + 6, tokens, (1, 2), ENGLISH, frozenset({"thiago"}))
+    row = candidate_features(text, start, start + 6, tokens, ENGLISH, frozenset({"thiago"}))
     assert len(row) == len(CANDIDATE_FEATURES)
     assert row[CANDIDATE_FEATURES.index("confidence")] == pytest.approx(0.4)
     assert row[CANDIDATE_FEATURES.index("inside")] == pytest.approx(0.4)

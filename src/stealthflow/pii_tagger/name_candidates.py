@@ -10,6 +10,8 @@ thresholds by route and how they were chosen). Without the file no candidate is 
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -28,6 +30,9 @@ CANDIDATE_FEATURES = (
     "masked_elsewhere",  # a REAL_NAME span the tagger keeps elsewhere in the text holds the same word
 )
 CANDIDATE_KIND = Kind(CANDIDATE_FEATURES, name_features, "name candidate")
+# The words of `_WORD` that no ASCII lower-case letter opens (the rest are read by `str.isupper`): the same matches as
+# `_WORD.finditer`, as it starts none inside a word or after a letter and a joiner ("O'Brien", "Jean-Luc" whole).
+_UNLOWERED_WORD = re.compile(rf"(?<![^\W\d_])(?<![^\W\d_]['’-])(?![a-z]){_WORD.pattern}")
 
 
 def candidate_places(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -37,7 +42,7 @@ def candidate_places(text: str, taken: list[tuple[int, int]]) -> list[tuple[int,
     lexicon = name_lexicon()
     words = [
         (m.start(), m.end())
-        for m in _WORD.finditer(text)
+        for m in _UNLOWERED_WORD.finditer(text)
         if m.group()[:1].isupper() and not m.group().isupper() and m.group().casefold() in lexicon
     ]
     places: list[tuple[int, int]] = []
@@ -51,30 +56,31 @@ def candidate_places(text: str, taken: list[tuple[int, int]]) -> list[tuple[int,
     return [(s, e) for s, e in places if not any(a < e and s < b for a, b in taken)]
 
 
-def token_means(tokens: tuple[np.ndarray, np.ndarray], columns: tuple[int, ...], start: int, end: int) -> float:
-    """The mean over the tokens of text[start:end] of the probability summed over `columns` (0: none there)."""
-    offsets, probabilities = tokens
-    first = int(np.searchsorted(offsets[:, 1], start, side="right"))
-    stop = int(np.searchsorted(offsets[:, 0], end, side="left"))
-    if stop <= first:
-        return 0.0
-    return float(probabilities[first:stop, list(columns)].sum(axis=1).mean())
+class TokenReader:
+    """A text's tokens as the candidates read them: per token its start, end, REAL_NAME probability (B and I summed,
+    `name_columns`) and probability of no label."""
+
+    def __init__(self, tokens: tuple[np.ndarray, np.ndarray], name_columns: tuple[int, int]):
+        offsets, probabilities = tokens
+        self.starts, self.ends = offsets[:, 0].tolist(), offsets[:, 1].tolist()
+        self.name = probabilities[:, name_columns[0]] + probabilities[:, name_columns[1]]
+        self.outside = probabilities[:, 0]
+
+    def means(self, start: int, end: int) -> tuple[float, float]:
+        """The mean REAL_NAME probability and the mean probability of any label over the tokens of text[start:end]
+        (0 and 0 where none is)."""
+        first, stop = bisect_right(self.ends, start), bisect_left(self.starts, end)
+        if stop <= first:
+            return 0.0, 0.0
+        return float(self.name[first:stop].mean()), 1.0 - float(self.outside[first:stop].mean())
 
 
 def candidate_features(
-    text: str,
-    start: int,
-    end: int,
-    tokens: tuple[np.ndarray, np.ndarray],
-    name_columns: tuple[int, int],
-    languages: frozenset[str],
-    masked_words: frozenset[str],
+    text: str, start: int, end: int, tokens: TokenReader, languages: frozenset[str], masked_words: frozenset[str]
 ) -> list[float]:
-    """The values of `CANDIDATE_FEATURES` for the candidate text[start:end]: `tokens` the student's (offsets,
-    probabilities) for the text, `name_columns` its B- and I-REAL_NAME columns, `masked_words` the casefolded words of
-    the REAL_NAME spans it keeps in the text."""
-    confidence = token_means(tokens, name_columns, start, end)
-    inside = 1.0 - token_means(tokens, (0,), start, end)
+    """The values of `CANDIDATE_FEATURES` for the candidate text[start:end]: `tokens` the student's for the text,
+    `masked_words` the casefolded words of the REAL_NAME spans it keeps in the text."""
+    confidence, inside = tokens.means(start, end)
     elsewhere = any(word.casefold() in masked_words for word in _WORD.findall(text, start, end))
     return [*name_features(text, start, end, confidence, languages, False), inside, float(elsewhere)]
 
@@ -88,36 +94,42 @@ class CandidateJudge(Verifier):
     def kind(self) -> Kind:
         return CANDIDATE_KIND
 
-    def judge(
-        self, text: str, places: list[tuple[int, int]], rows: list[list[float]], languages: frozenset[str]
-    ) -> list[float]:
-        """The score of each candidate at `places` of `text`, whose features' values are `rows`."""
-        return self.scores(rows)
+    def judge(self, rows: list[list[float]], places: list[tuple[str, int, int]]) -> list[float]:
+        """The score of each candidate, whose features' values are `rows` (`places`: its text, start and end: what a
+        recorder of candidates reads)."""
+        return self.scores(rows) if rows else []
 
     def added(
         self,
-        text: str,
-        kept: list[Span],
-        settled: list[Span],
-        tokens: tuple[np.ndarray, np.ndarray],
+        texts: list[str],
+        kept: list[list[Span]],
+        settled: list[list[Span]],
+        tokens: list[tuple[np.ndarray, np.ndarray]],
         labels: list[str],
-        languages: frozenset[str],
-    ) -> list[tuple[int, int, float]]:
-        """The candidates of `text` the judge keeps, as (start, end, score): none overlapping the tagger's `kept` spans
-        or the pattern recognizers' `settled` ones."""
+        languages: list[frozenset[str]],
+    ) -> list[list[tuple[int, int, float]]]:
+        """Per text, the candidates the judge keeps, as (start, end, score): none overlapping the tagger's `kept` spans
+        or the pattern recognizers' `settled` ones (a batch's candidates scored at once)."""
         if "REAL_NAME" not in labels:
-            return []
-        places = candidate_places(text, [(s.start, s.end) for s in (*kept, *settled)])
-        if not places:
-            return []
+            return [[] for _ in texts]
         at = 1 + 2 * labels.index("REAL_NAME")
-        masked = frozenset(
-            word.casefold() for s in kept if s.type == "REAL_NAME" for word in _WORD.findall(text, s.start, s.end)
-        )
-        rows = [candidate_features(text, s, e, tokens, (at, at + 1), languages, masked) for s, e in places]
-        least = self.least(languages)
-        scored = zip(places, self.judge(text, places, rows, languages), strict=True)
-        return [(s, e, score) for (s, e), score in scored if score >= least]
+        rows, places, owners = [], [], []
+        for index, (text, spans) in enumerate(zip(texts, kept, strict=True)):
+            found = candidate_places(text, [(s.start, s.end) for s in (*spans, *settled[index])])
+            if not found:
+                continue
+            reader = TokenReader(tokens[index], (at, at + 1))
+            masked = frozenset(
+                word.casefold() for s in spans if s.type == "REAL_NAME" for word in _WORD.findall(text, s.start, s.end)
+            )
+            rows += [candidate_features(text, s, e, reader, languages[index], masked) for s, e in found]
+            places += [(text, s, e) for s, e in found]
+            owners += [index] * len(found)
+        added: list[list[tuple[int, int, float]]] = [[] for _ in texts]
+        for index, (_, start, end), score in zip(owners, places, self.judge(rows, places), strict=True):
+            if score >= self.least(languages[index]):
+                added[index].append((start, end, score))
+        return added
 
 
 def read_judge(path: Path) -> CandidateJudge:

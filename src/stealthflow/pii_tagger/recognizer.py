@@ -254,15 +254,14 @@ class PiiTaggerRecognizer(Recognizer):
         if checks := [*self.verifiers.values(), *self.gates]:
             found = _verified(checks, texts, found, verified, languages)
         if judge:
+            added = judge.added(texts, found, settled, tokens, tagger.labels, languages)
             found = [
                 spans_of_text
                 + [
                     self.span(start, end, score, "REAL_NAME", f"a name of the lexicons, name candidate judge {score:.2f}")
-                    for start, end, score in judge.added(text, spans_of_text, others, tokens_of_text, tagger.labels, langs)
+                    for start, end, score in names
                 ]
-                for text, spans_of_text, others, tokens_of_text, langs in zip(
-                    texts, found, settled, tokens, languages, strict=True
-                )
+                for spans_of_text, names in zip(found, added, strict=True)
             ]
         return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
 
