@@ -32,7 +32,6 @@ from pii_registers import gold_spans  # noqa: E402
 from pii_verifiers import NAME_FIT_SETS, annotated_files, overlapping, read_rows, trained_on, trees_of  # noqa: E402
 
 from stealthflow.pii_tagger.name_candidates import (  # noqa: E402
-    CANDIDATE_FEATURES,
     CANDIDATES_FILE,
     CandidateJudge,
 )
@@ -62,8 +61,8 @@ class Recorder(CandidateJudge):
 def table(out: Path, files: tuple[Path, ...]) -> None:
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
-    from stealthflow.placeholders.policy import ProtectConfig
     from stealthflow.placeholders.language import shared_guesser
+    from stealthflow.placeholders.policy import ProtectConfig
     from stealthflow.placeholders.recognizers import build_recognizers
 
     recorder = Recorder()
