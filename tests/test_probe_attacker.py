@@ -1,7 +1,8 @@
 """The dual model's probe attacker (attack/probe.py): layer and C chosen by cross-validation on FAKE hidden states
 that carry one attribute in one layer, the artefact round trip and its checks, the strength table, the GRPO
-self-attack reward reading its privacy term from a probe over a FAKE model (`grpo.self_attacker: probe`); one
-real_model test reads the embedded SmolLM2's own states and answers through `train probe-eval`."""
+self-attack reward reading its privacy term from a probe over a FAKE model (`grpo.self_attacker: probe`); two
+real_model tests: the embedded SmolLM2's own states answering through `train probe-eval`, and the shipped probe on it
+inside the reward."""
 
 from __future__ import annotations
 
@@ -177,15 +178,19 @@ def fake_tokenizer(text, truncation, max_length, return_tensors):
     return {"input_ids": torch.tensor([[1, 2, 3]])}
 
 
+class Fluent:
+    """FAKE fluency scorer: every rewrite as fluent as its original."""
+
+    def compare(self, originals, rewrites):
+        from stealthflow.utility.fluency import Fluency
+
+        return [Fluency(0.0, 0.0) for _ in rewrites]
+
+
 def test_the_self_attack_reward_reads_one_minus_the_probes_probability_of_the_truth(fitted, tmp_path):
     from stealthflow.attack.classifier import normalise_label
     from stealthflow.attack.probe import ProbeAttacker
     from stealthflow.training.rewards import SelfAttackReward
-    from stealthflow.utility.fluency import Fluency
-
-    class Fluent:  # FAKE fluency scorer
-        def compare(self, originals, rewrites):
-            return [Fluency(0.0, 0.0) for _ in rewrites]
 
     probe, _ = fitted
     state = np.random.default_rng(3).normal(size=(LAYERS, HIDDEN))
@@ -313,3 +318,33 @@ def test_real_model_attack_runs_the_shipped_probe_on_the_embedded_smollm2():
     for attribute, guess in row["guesses"].items():
         assert guess["guesses"] == expected[attribute].ranked()[:3]
         assert len(guess["guesses"]) == min(3, len(classes_for(attribute)))
+
+
+@pytest.mark.real_model
+def test_real_model_the_shipped_probe_in_the_reward_logs_its_term_over_the_attacked_rewrites_only(tmp_path):
+    """The recipe's probe self-attacker (the shipped probe on the real embedded SmolLM2) in the self-attack reward,
+    a FAKE fluency scorer: of two rewrites only the one with an attribute with options is attacked, and the log's
+    self_anonymity_mean is its 1 - p(true option), not halved by the other."""
+    import torch
+
+    from stealthflow.attack.classifier import normalise_label
+    from stealthflow.training import grpo, load_recipe
+    from stealthflow.training.rewards import SelfAttackReward
+
+    torch.set_num_threads(1)
+    attacker, _ = grpo.self_attacker(load_recipe(DUAL, {"grpo.self_attacker": "probe", "output_dir": str(tmp_path)}))
+    post = "Twelve years as an ER nurse and I just turned 34, so my knees hurt after every night shift."
+    rewrite = "Years in my job and a birthday behind me, so my knees hurt after every shift."
+    [choice] = [c["age"] for c in attacker.choose_many([rewrite], [["age"]])]
+    expected = 1 - choice.probabilities[choice.options.index(normalise_label("age", "34"))]
+    log = tmp_path / "rewards.jsonl"
+    SelfAttackReward(attacker, Fluent(), log_path=log)(
+        prompts=[None] * 2,
+        completions=[[{"role": "assistant", "content": f"I remove the age.\n#\n{rewrite}"}]] * 2,
+        source_text=[post] * 2,
+        evidence=[["34"]] * 2,
+        evidence_attributes=[["age"], ["occupation"]],
+        labels=[[{"attribute": "age", "estimate": "34"}]] * 2,
+    )
+    [row] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert 0.0 < expected < 1.0 and row["self_anonymity_mean"] == pytest.approx(expected)

@@ -226,6 +226,24 @@ def test_self_attack_asks_only_for_labelled_attributes_with_options_the_post_car
     assert attacker.seen == [] and reward == pytest.approx(0.5 * 1.0 + 0.5 * post_utility(POST_REWRITE, 1.0))
 
 
+def test_the_logged_self_anonymity_is_the_mean_over_the_attacked_rewrites_only(tmp_path):
+    from stealthflow.training.rewards import SelfAttackReward
+
+    log = tmp_path / "rewards.jsonl"
+    reward = SelfAttackReward(ScriptedChoices({"age": 0.2}), ScriptedFluency(0.0), group_size=2, log_path=log)
+    reward(
+        None,
+        [answer(POST_REWRITE)] * 2,
+        source_text=[POST] * 2,
+        evidence=[["34"]] * 2,
+        evidence_attributes=[["age"], ["occupation"]],  # the second has no attribute with options: not attacked
+        labels=[[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * 2,
+    )
+    [record] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["self_anonymity_mean"] == pytest.approx(0.8)  # not (0.8 + 0) / 2
+    assert record["fluency_mean"] == 1.0 and record["attacker_accuracy"] == 0.0
+
+
 def test_fluency_gate_score_lowers_utility_below_the_floor():
     from stealthflow.anonymize.local import MODEL_FLOOR
     from stealthflow.training.rewards import FLUENCY_SPAN, fluency_credit

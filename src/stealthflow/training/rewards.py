@@ -294,7 +294,8 @@ class SelfAttackReward(AnonymizationReward):
             part = self._combine(
                 (1 - w) * removed + w * anonymity, utility, copied=False, attacked=answered, attacker_correct=correct
             )
-            scored.append((part, {"evidence_removed": removed, "self_anonymity": anonymity, "fluency": credit}))
+            logged = anonymity if i in outcomes else None  # the log averages it over attacked rewrites only
+            scored.append((part, {"evidence_removed": removed, "self_anonymity": logged, "fluency": credit}))
         return scored
 
     def __call__(
