@@ -111,8 +111,9 @@ def fitted(rows: list[dict]):
     return judge
 
 
-def outcome(rows: list[dict], least: float) -> dict:
-    """What the candidates scoring `least` or more add on `rows` (each candidate's out-of-fold "score")."""
+def outcome(rows: list[dict], least: float, typed: str = "name") -> dict:
+    """What the candidates scoring `least` or more add on `rows` (each candidate's out-of-fold "score"); `typed`: the
+    candidates' key that tells one of the type looked for ("names" counts them)."""
     kept = [c for r in rows for c in r["candidates"] if c["score"] >= least and not c["covered"]]
     flagged = sum(
         1 for r in rows if r["clean"] and not r["flagged"] and any(c["score"] >= least for c in r["candidates"])
@@ -120,7 +121,7 @@ def outcome(rows: list[dict], least: float) -> dict:
     return {
         "kept": len(kept),
         "right": sum(c["right"] for c in kept),
-        "names": sum(c["name"] for c in kept),
+        "names": sum(c[typed] for c in kept),
         "flagged": flagged,
         "clean": sum(r["clean"] for r in rows),
     }
