@@ -1,18 +1,20 @@
-"""Which stage of the PII tagger loses each annotated name the detector misses: the route (the student the text's
-guessed languages send it to), the student (no span, or a span of another label), the name filter, the type's
-threshold, the name verifier, or none of them (the tagger kept it; lost later); and which recognizer masks each
-REAL_NAME or USERNAME span that overlaps no annotated value.
+"""Which stage of the PII tagger loses each annotated name (or, with `--types`, each value of other types) the detector
+misses: the route (the student the text's guessed languages send it to), the student (no span, or a span of another
+label), the type's filter, shaping (the shaped span no longer overlaps the value), the type's threshold, the type's
+verifier, the HEALTH context model, or none of them (the tagger kept it; lost later); and which recognizer masks each
+span of those types that overlaps no annotated value.
 
     python benchmarks/pii_name_stages.py FILE [FILE ...]        # JSONL of {text, lang, pii: [{value, type}]}
     python benchmarks/pii_name_stages.py FILE --show            # and the missed and wrong names under each cause
     python benchmarks/pii_name_stages.py FILE --all-languages --json OUT   # every row; counts only in OUT
+    python benchmarks/pii_name_stages.py FILE --all-languages --types HEALTH FINANCE   # those types instead of names
 
-Without --all-languages only rows in English ("lang": "en" or none) are read. A name is missed when no span the
+Without --all-languages only rows in English ("lang": "en" or none) are read. A value is missed when no span the
 detector masks (default levels, one text at a time, as benchmarks/pii_registers.py) overlaps it; each occurrence counts.
 Each stage is read as the recognizer runs it (pii_tagger/recognizer.py), on the languages of the detector's piece of
-the text that holds the name (`language.read`). A missed USERNAME is no tagger label: its stage is "no recognizer".
-A wrong span's cause is the recognizer that masked it (the tagger: the student that tagged it), and whether the
-name is on the public-name lists (`public_name`); each value's kind (`kind_of_value`) beside it.
+the text that holds the value (`language.read`). A missed value of a type the tagger does not label (USERNAME) is
+"no recognizer". A wrong span's cause is the recognizer that masked it (the tagger: the student that tagged it), and
+for a name whether it is on the public-name lists (`public_name`); each value's kind (`kind_of_value`) beside it.
 """
 
 from __future__ import annotations
@@ -29,62 +31,82 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pii_registers import gold_spans  # noqa: E402
 
-from stealthflow.pii_tagger.lexicons import RELATIVES, given_name  # noqa: E402
+from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_models  # noqa: E402
+from stealthflow.pii_tagger.filters.finance import MONEY  # noqa: E402
+from stealthflow.pii_tagger.lexicons import ENGLISH_FILE, RELATIVES, TAGGER_HEALTH, given_name  # noqa: E402
 from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger  # noqa: E402
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, span_floors  # noqa: E402
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, may_be_english, student_for  # noqa: E402
+from stealthflow.pii_tagger.verifier import KINDS as KINDS_OF_VERIFIERS  # noqa: E402
 from stealthflow.pii_tagger.verifier import Candidate, shipped_verifiers  # noqa: E402
 from stealthflow.placeholders.common_words import common_word, frequent_in, given_in_languages  # noqa: E402
 from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.language import OTHERS, read, shared_guesser  # noqa: E402
 from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
-from stealthflow.placeholders.recognizers.languages import vocabulary  # noqa: E402
+from stealthflow.placeholders.recognizers.languages import listed, vocabulary  # noqa: E402
 from stealthflow.placeholders.recognizers.public_names import public_name  # noqa: E402
 from stealthflow.placeholders.types import Span  # noqa: E402
+from stealthflow.resources import data_yaml  # noqa: E402
 
 NAME = "REAL_NAME"
 KINDS = (NAME, "USERNAME")
 
 
-def stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, languages: frozenset[str]) -> str:
-    """The stage that loses the name text[start:end] in a piece read in `languages`: where the route sends the text,
-    then what the student, the filter, the threshold and the verifier make of the tagger's spans over it."""
+def stage(
+    recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, languages: frozenset[str], label: str = NAME
+) -> str:
+    """The stage that loses the `label` value text[start:end] in a piece read in `languages`: where the route sends the
+    text, then what the student, the filter, the threshold, the verifier and (HEALTH) the context model make of the
+    tagger's spans over it."""
     directory = student_for(languages)
     route = "" if directory == ENGLISH_STUDENT else "read by the multilingual student: "
     tagger = load_pii_tagger(directory)
     tagged = [t for t in tagger.tag_many([text], 32, [[]])[0] if t.start < end and start < t.end]
-    names = [t for t in tagged if t.label == NAME]
+    own = [t for t in tagged if t.label == label]
     if not tagged:
         return route + "student: not tagged"
-    if not names:
+    if not own:
         return route + "student: tagged " + "/".join(sorted({t.label for t in tagged}))
-    return route + _after_student(recognizer, text, names[0], tagger, languages)
+    return route + _after_student(recognizer, text, own[0], tagger, languages, (start, end))
 
 
-def _after_student(recognizer: PiiTaggerRecognizer, text: str, tagged: TaggedSpan, tagger, languages) -> str:
+def _after_student(
+    recognizer: PiiTaggerRecognizer, text: str, tagged: TaggedSpan, tagger, languages, value: tuple[int, int]
+) -> str:
     span = recognizer._span(text, tagged, may_be_english(languages))
-    if span is None or span.type != NAME:
-        return "name filter"
+    if span is None or span.type != tagged.label:
+        return f"{label_word(tagged.label)} filter"
+    if not (span.start < value[1] and value[0] < span.end):
+        return "shaping"
     if not recognizer._reaches(text, span, span_floors(tagger, languages)):
         return "threshold"
-    verifier = shipped_verifiers()[NAME]
-    [score] = verifier.judge_many([Candidate(text, span.start, span.end, span.score, languages, False)])
-    if score is not None and score < verifier.least(languages):
-        return "name verifier"
+    candidate = Candidate(text, span.start, span.end, span.score, languages, False)
+    for check in (shipped_verifiers().get(span.type), *shipped_context_models()):
+        if check is None or check.label != span.type or check.least(languages) <= 0:
+            continue
+        [score] = check.judge_many([candidate])
+        if score is not None and score < check.least(languages):
+            return f"{check.kind.word} {'model' if isinstance(check, ContextModel) else 'verifier'}"
     return "kept by the tagger (lost later)"
 
 
+def label_word(label: str) -> str:
+    """The word a label's verifier is named by ("name" for REAL_NAME), else the label in lower case."""
+    return KINDS_OF_VERIFIERS[label].word if label in KINDS_OF_VERIFIERS else label.lower()
+
+
 def missed_stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, kind: str) -> str:
-    """`stage` on the detector's piece of `text` that holds the name (a USERNAME: no recognizer found it)."""
-    if kind != NAME:
+    """`stage` on the detector's piece of `text` that holds the value (a type the tagger does not label, a USERNAME:
+    no recognizer found it)."""
+    if kind not in load_pii_tagger(ENGLISH_STUDENT).labels:
         return "no recognizer"
     reading = read(text, shared_guesser())
     piece = next((p for p in reading.pieces if p.start <= start < p.end), reading.pieces[-1])
     if not piece.guess.readers:
         return "route: read in no covered language"
     offset = piece.start
-    return stage(recognizer, text[offset : piece.end], start - offset, end - offset, piece.guess.readers)
+    return stage(recognizer, text[offset : piece.end], start - offset, end - offset, piece.guess.readers, kind)
 
 
 def wrong_cause(text: str, span: Span, lang: str) -> str:
@@ -93,11 +115,45 @@ def wrong_cause(text: str, span: Span, lang: str) -> str:
     source = span.source
     if source == "pii_tagger":
         source += " (multilingual student)" if "multilingual" in span.reason else " (English student)"
-    public = ", on the public-name lists" if public_name(text, span.start, span.end) else ""
-    return f"{source}{public}, {kind_of_value(span.text_in(text), lang)}"
+    public = ", on the public-name lists" if span.type == NAME and public_name(text, span.start, span.end) else ""
+    return f"{source}{public}, {kind_of_value(span.text_in(text), lang, span.type)}"
 
 
-def kind_of_value(value: str, lang: str) -> str:
+def kind_of_value(value: str, lang: str, kind: str = NAME) -> str:
+    """What a value is: a name's (`kind_of_name`), a HEALTH or FINANCE value's (`kind_of_detail`)."""
+    return kind_of_detail(value, lang, kind) if kind in DETAILS else kind_of_name(value, lang)
+
+
+def kind_of_detail(value: str, lang: str, kind: str) -> str:
+    """A HEALTH or FINANCE value's length (one word, two to five, a sentence-long phrase of six or more) and what it
+    holds: HEALTH, a condition, treatment or medicine of the lexicons (en.yaml's `conditions` and the tagger's lists,
+    the row language's `conditions`) or none; FINANCE, a money amount (a digit) with or without a money word (`MONEY`:
+    "salary", "debt", a currency), a money word without an amount ("student loan"), or neither."""
+    words = value.split()
+    length = "one word" if len(words) == 1 else "two to five words" if len(words) < 6 else "a sentence-long phrase"
+    if kind == "HEALTH":
+        folded = f" {' '.join(_WORDS.findall(value.casefold()))} "
+        held = any(f" {entry} " in folded for entry in _health_entries(lang))
+        return f"{length}, {'a' if held else 'no'} condition of the lexicons"
+    money = MONEY.search(value) is not None
+    if any(c.isdigit() for c in value):
+        return f"{length}, a money amount{' with a money word' if money else ''}"
+    return f"{length}, {'a money word, no amount' if money else 'no amount, no money word'}"
+
+
+DETAILS = ("HEALTH", "FINANCE")
+_WORDS = re.compile(r"[\w'’-]+")
+
+
+@cache
+def _health_entries(lang: str) -> frozenset[str]:
+    english = data_yaml(ENGLISH_FILE)
+    entries = [entry for key in TAGGER_HEALTH for entry in english[key]] + [*listed("en", "conditions")]
+    entries += listed(lang, "conditions") if lang in OTHERS else ()
+    return frozenset(" ".join(_WORDS.findall(str(entry).casefold())) for entry in entries)
+
+
+def kind_of_name(value: str, lang: str) -> str:
     """A kinship word ("Oma"), a full name (two words or more), one word that is a given name of the lexicons (Faker's:
     `given_name`, `given_in_languages`; "Leider" too), another word of the text's language (English: WordNet's common
     words, `common_word`; another language: its frequent words, `frequent_in`; "Helaas", "Bill"), or another word."""
@@ -132,6 +188,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print the missed and wrong names under each cause")
     parser.add_argument("--all-languages", action="store_true", help="every row, not only the English ones")
     parser.add_argument("--json", type=Path, help="also write the counts here (no text)")
+    parser.add_argument("--types", nargs="+", default=list(KINDS), help="the annotated types read (default: names)")
     args = parser.parse_args()
     detector, recognizer, config = Detector(build_recognizers(models=True)), PiiTaggerRecognizer(), ProtectConfig()
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
@@ -142,20 +199,21 @@ def main() -> None:
         text, lang, gold = row["text"], row.get("lang", "en"), gold_spans(row)
         masked = [s for s in spans if config.masks(s.type, s.level)]
         for start, end, kind in gold:
-            if kind not in KINDS:
+            if kind not in args.types:
                 continue
             counts["names"][f"{kind} {lang}"] += 1
             if any(s.start < end and start < s.end for s in masked):
                 counts["found"][f"{kind} {lang}"] += 1
                 continue
             value = text[start:end]
-            cause = f"{kind} {lang}, {capitals(value)}, {kind_of_value(value, lang)}: " + missed_stage(
+            shape = f"{capitals(value)}, " if kind in KINDS else ""
+            cause = f"{kind} {lang}, {shape}{kind_of_value(value, lang, kind)}: " + missed_stage(
                 recognizer, text, start, end, kind
             )
             counts["missed"][cause] += 1
             shown.setdefault("missed " + cause, []).append(text[start:end])
         for span in masked:
-            if span.type not in KINDS:
+            if span.type not in args.types:
                 continue
             counts["masked"][f"{span.type} {lang}"] += 1
             if any(s < span.end and span.start < e for s, e, _ in gold):

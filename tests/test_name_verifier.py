@@ -16,6 +16,8 @@ from stealthflow.pii_tagger.verifier import (
     NAME_FEATURES,
     Candidate,
     Verifier,
+    _capitals,
+    _line_capitals,
     name_features,
     read_verifier,
     shipped_verifiers,
@@ -173,3 +175,18 @@ def test_protect_masks_a_name_after_a_sentences_imperative_first_word(tmp_path, 
     protector.close()
     assert name not in protected.text and name.split()[0] not in protected.text
     assert any(span.type == "REAL_NAME" and text[span.start : span.end] == name for span in protected.spans)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ask Rajesh Kumar. We met Prince William: 'Anna' said hi.",
+        '"Tom," she said. "Bella!" — and then: Ed’s car, O\'Brien-Smith & co. 12 Main St.\tDone.',
+        "— Zoë? ¿Qué? «Jean-Luc» dit: Ça va. 3 Äpfel, über alles",
+        "",
+    ],
+)
+def test_a_lines_capitals_without_a_piece_read_from_its_index_are_those_of_the_piece_cut_out(line):
+    for start in range(len(line) + 1):
+        for end in range(start, len(line) + 1):
+            assert _line_capitals(line, start, end) == _capitals(line[:start] + line[end:]), (start, end)

@@ -90,8 +90,9 @@ def test_a_brand_is_no_health_condition_but_a_condition_named_like_a_brand_is(de
 
 
 def test_explain_says_what_decided_a_health_span(tmp_path):
-    """The reason names the word that decided: StepChange is kept for the "with" before it, not as a medical word."""
-    text = "Debt management plan with StepChange - worth it?"
+    """The reason names the word that decided: StepChange is kept for the "with" before it, not as a medical word (the
+    HEALTH context model of pii_health_t30.md drops it in "Debt management plan with StepChange - worth it?")."""
+    text = "Debt plan with StepChange - has anyone done it?"
     row = protect_command(tmp_path, text, tagger=True)
     reasons = [span["reason"] for span in row["spans"] if span["type"] == "HEALTH"]
     assert reasons and all("after 'with'" in reason for reason in reasons), row["spans"]

@@ -219,16 +219,19 @@ class SpanTagger:
         batch_size: int = 16,
         settled: list[list[tuple[int, int]]] | None = None,
         threshold: float | None = None,
+        tokens: list | None = None,
     ) -> list[list[TaggedSpan]]:
         """Each text's spans. `settled`: per text, character ranges another recognizer has already
         named (a phone number, an email): their tokens join no run and end the run before them.
-        `threshold`: the token threshold instead of the tagger's own (a calibrator's lower one)."""
+        `threshold`: the token threshold instead of the tagger's own (a calibrator's lower one). `tokens`: the texts'
+        `token_probabilities` when the caller has them already."""
         if not texts:
             return []
         settled = settled or [[] for _ in texts]
+        tokens = tokens if tokens is not None else self.token_probabilities(texts, batch_size)
         return [
-            self._spans(text, tokens, ranges, threshold)
-            for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)
+            self._spans(text, tokens_of_text, ranges, threshold)
+            for text, tokens_of_text, ranges in zip(texts, tokens, settled, strict=True)
         ]
 
     def tag(self, text: str) -> list[TaggedSpan]:

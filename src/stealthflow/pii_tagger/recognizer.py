@@ -31,6 +31,7 @@ from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
+from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, shipped_verifiers
@@ -76,17 +77,20 @@ class PiiTaggerRecognizer(Recognizer):
         tagger: SpanTagger | None = None,
         verifiers: dict[str, Verifier] | None = None,
         gates: tuple[ContextModel, ...] | None = None,
+        candidates: CandidateJudge | None = None,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
         HEALTH spans the verifiers keep by their context (context_model.py; default: the shipped one for a loaded tagger
-        without verifiers given, else none)."""
+        without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
+        in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
         self.directory = directory
         self._tagger = tagger
         self._verifiers = verifiers
         self._gates = gates
+        self._candidates = candidates
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -111,6 +115,14 @@ class PiiTaggerRecognizer(Recognizer):
         if self._gates is not None or self._verifiers is not None or self._tagger is not None:
             return self._gates or ()
         return shipped_context_models()
+
+    @property
+    def candidates(self) -> CandidateJudge | None:
+        """What judges the name lexicon's words left in clear (name_candidates.py): the one given, else the shipped one
+        unless verifiers or a tagger were given."""
+        if self._candidates is not None or self._verifiers is not None or self._tagger is not None:
+            return self._candidates
+        return shipped_candidate_judge()
 
     @property
     def languages(self) -> frozenset[str]:
@@ -226,7 +238,9 @@ class PiiTaggerRecognizer(Recognizer):
             for text, ranges in zip(texts, structured, strict=True)
         ]
         floors = [span_floors(tagger, candidates) for candidates in languages]
-        tagged_texts = self._tag(tagger, texts, bounds)
+        judge = self.candidates if hasattr(tagger, "token_probabilities") else None  # a fake student may not give them
+        tokens = tagger.token_probabilities(texts, self.batch_size) if judge else None
+        tagged_texts = self._tag(tagger, texts, bounds, tokens)
         found = [
             [
                 span
@@ -239,10 +253,44 @@ class PiiTaggerRecognizer(Recognizer):
         ]
         if checks := [*self.verifiers.values(), *self.gates]:
             found = _verified(checks, texts, found, verified, languages)
+        if judge:
+            added = judge.added(texts, found, settled, tokens, tagger.labels, languages)
+            found = [
+                spans_of_text + self._judged_names(text, kept_names, ranges, named, candidates)
+                for spans_of_text, text, kept_names, ranges, named, candidates in zip(
+                    found, texts, added, structured, names, languages, strict=True
+                )
+            ]
         return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
 
-    def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
-        return tagger.tag_many(texts, self.batch_size, bounds)
+    def _judged_names(
+        self,
+        text: str,
+        judged: list[tuple[int, int, float]],
+        structured: list[tuple[int, int]],
+        names: set[tuple[int, int]],
+        languages: frozenset[str],
+    ) -> list[Span]:
+        """The name candidates the judge keeps in `text` ((start, end, score): name_candidates.py) through what a
+        REAL_NAME span of the student goes through after it: a table's cells under a place label, shaping, the name
+        filter (pets, places, public names), brands and organisations (`_spans_in`) and a language's frequent words
+        (`_word_of_language`); the judge stands in for the name verifier, whose features it reads."""
+        if not judged:
+            return []
+        tagged = [TaggedSpan(start, end, "REAL_NAME", score) for start, end, score in judged]
+        return [
+            replace(span, reason=f"{span.reason}; a name of the lexicons, name candidate judge {span.score:.2f}")
+            for span in self._spans_in(text, tagged, structured, names, may_be_english(languages))
+            if not _word_of_language(text, span, languages)
+        ]
+
+    def _tag(
+        self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]], tokens: list | None = None
+    ) -> list[list[TaggedSpan]]:
+        """Each text's tagged spans (`tokens`: the texts' token probabilities, when computed already)."""
+        if tokens is None:  # a tagger given (a fake) need not take them
+            return tagger.tag_many(texts, self.batch_size, bounds)
+        return tagger.tag_many(texts, self.batch_size, bounds, tokens=tokens)
 
     def _reaches(self, text: str, span: Span, floors: dict[str, float]) -> bool:
         """Whether a shaped and filtered span is kept: its confidence reaches its type's threshold, or `GREETED_FLOOR`

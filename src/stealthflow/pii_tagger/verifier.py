@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache, partial
-from itertools import islice
+from itertools import accumulate, islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -121,7 +122,7 @@ def name_features(
         float(value[:1].islower()),
         float(len(value) > 1 and value.isupper()),
         float(not text[opening:start].strip(_OPENING_MARKS)),
-        _capitals(text[line_start:start] + text[end:line_end]),
+        _line_capitals(text[line_start:line_end], start - line_start, end - line_start),
         float(bool(before) and before[-1][:1].isupper() and (len(before) > 1 or "," in text[opening:start])),
         float(bool(after) and after.group(1)[:1].isupper()),
         share(lambda word: lexicon.get(word.casefold(), 0) & GIVEN),
@@ -181,6 +182,57 @@ def _capitals(piece: str) -> float:
     openers = _OPENING_WORD.findall(piece)
     capitals = sum(word[:1].isupper() for word in words) - sum(letter.isupper() for letter in openers)
     return capitals / max(len(words) - len(openers), 1)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD_OR_JOINER = re.compile(r"[^\W\d_]|['’-]")
+_ANCHOR = re.compile(r"[.!?:](?!\w)|\n")  # what opens a sentence or a line before its first word's marks
+
+
+def _line_capitals(line: str, start: int, end: int) -> float:
+    """`_capitals` of `line` without line[start:end] (`_capitals(line[:start] + line[end:])`), read from the line's
+    words and opening letters found once (`_line_index`: the candidates and spans of one line share them); read afresh
+    where a word of the line runs across `start` or `end`, or one could run across where the two parts meet."""
+    starts, ends, capital_words, openers, capital_openers = _line_index(line)
+    before, after = line[:start], line[end:]
+    first_after = bisect_left(starts, end)
+    words_before = bisect_right(ends, start)
+    if (
+        (words_before < len(starts) and starts[words_before] < start)
+        or (first_after > 0 and ends[first_after - 1] > end)
+        or (before and after and _WORD_OR_JOINER.match(before[-1]) and _WORD_OR_JOINER.match(after[0]))
+    ):
+        return _capitals(before + after)
+    words = words_before + len(starts) - first_after
+    capitals = capital_words[words_before] + capital_words[-1] - capital_words[first_after]
+    openers_before, openers_after = bisect_left(openers, start), bisect_left(openers, end)
+    opening = openers_before + len(openers) - openers_after
+    capital_opening = capital_openers[openers_before] + capital_openers[-1] - capital_openers[openers_after]
+    # The first letter after the cut, past marks only: whether it opens a sentence depends on what precedes the cut.
+    marks = len(after) - len(after.lstrip(_OPENING_MARKS))
+    if marks < len(after) and _LETTER.match(after, marks):
+        at = end + marks
+        if openers_after < len(openers) and openers[openers_after] == at:
+            opening, capital_opening = opening - 1, capital_opening - after[marks].isupper()
+        joined = before.rstrip(_OPENING_MARKS)
+        if not joined or _ANCHOR.match(joined[-1] + (before[len(joined) :] + after)[:1]):
+            opening, capital_opening = opening + 1, capital_opening + after[marks].isupper()
+    return (capitals - capital_opening) / max(words - opening, 1)
+
+
+@lru_cache(maxsize=64)  # the lines of a batch's spans: `clear_caches` empties it after each batch
+def _line_index(line: str) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """The words of `line` (`_WORD`): their starts, ends and the count of capitalised ones before each; its opening
+    letters (`_OPENING_WORD`): their places and the count of capitals before each."""
+    words = list(_WORD.finditer(line))
+    openers = [m.start(1) for m in _OPENING_WORD.finditer(line)]
+    return (
+        [m.start() for m in words],
+        [m.end() for m in words],
+        [0, *accumulate(m.group()[:1].isupper() for m in words)],
+        openers,
+        [0, *accumulate(line[at].isupper() for at in openers)],
+    )
 
 
 # ADDRESS, HEALTH and EMPLOYER spans: one set of features, the label's own words read from the data files (its words
@@ -536,6 +588,7 @@ def read_verifier(path: Path, label: str) -> Verifier:
 def clear_caches() -> None:
     """Forget the lines and texts read (no text stays in memory past its batch)."""
     _capitals.cache_clear()
+    _line_index.cache_clear()
 
 
 @cache

@@ -61,8 +61,12 @@ class CandidateRecognizer(PiiTaggerRecognizer):
         super().__init__(directory, tagger)
         self.threshold = threshold
 
-    def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
-        return tagger.tag_many(texts, self.batch_size, bounds, self.threshold)
+    def _tag(
+        self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]], tokens: list | None = None
+    ) -> list[list[TaggedSpan]]:
+        if tokens is None:  # a tagger given (a fake) need not take them
+            return tagger.tag_many(texts, self.batch_size, bounds, self.threshold)
+        return tagger.tag_many(texts, self.batch_size, bounds, self.threshold, tokens)
 
     def _reaches(self, text: str, span: Span, floors: dict[str, float]) -> bool:
         return span.score >= self.threshold - 1e-9
