@@ -9,7 +9,6 @@ thresholds by route and how they were chosen). Without the file no candidate is 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -18,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from stealthflow.pii_tagger.lexicons import name_lexicon
-from stealthflow.pii_tagger.verifier import _WORD, NAME_FEATURES, Kind, Verifier, name_features
+from stealthflow.pii_tagger.verifier import _WORD, NAME_FEATURES, Kind, Verifier, name_features, read_verifier
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
@@ -137,13 +136,7 @@ class CandidateJudge(Verifier):
 
 def read_judge(path: Path) -> CandidateJudge:
     """The judge stored at `path`; a ValueError when its features are not this version's."""
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(stored["features"]) != CANDIDATE_FEATURES:
-        raise ValueError(f"{path}: its features {stored['features']} are not this version's {list(CANDIDATE_FEATURES)}")
-    trees = tuple(tuple(tuple(node) for node in tree) for tree in stored["trees"])
-    return CandidateJudge(
-        "REAL_NAME", trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"]
-    )
+    return read_verifier(path, "REAL_NAME", CANDIDATE_KIND, CandidateJudge)
 
 
 @cache

@@ -573,16 +573,17 @@ def _depth(tree: tuple[tuple[int, float, int, int, float], ...], node: int = 0) 
     return 0 if feature < 0 else 1 + max(_depth(tree, left), _depth(tree, right))
 
 
-def read_verifier(path: Path, label: str) -> Verifier:
+def read_verifier(path: Path, label: str, kind: Kind | None = None, make: type[Verifier] | None = None) -> Verifier:
     """The `label` verifier stored at `path`; a ValueError when its features are not the label's (a model of another
-    version)."""
+    version). `kind` and `make`: another tree ensemble over the label's spans and its class (a name candidate judge)."""
+    features = (kind or KINDS[label]).features
     stored = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(stored["features"]) != KINDS[label].features:
-        raise ValueError(
-            f"{path}: its features {stored['features']} are not this version's {list(KINDS[label].features)}"
-        )
+    if tuple(stored["features"]) != features:
+        raise ValueError(f"{path}: its features {stored['features']} are not this version's {list(features)}")
     trees = tuple(tuple(tuple(node) for node in tree) for tree in stored["trees"])
-    return Verifier(label, trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"])
+    return (make or Verifier)(
+        label, trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"]
+    )
 
 
 def clear_caches() -> None:
