@@ -21,16 +21,12 @@ import json
 import time
 from pathlib import Path
 
+from typer import Exit
+
+from stealthflow.cli.app import recipe_overrides
 from stealthflow.training.grpo import self_attack_reward, short_prompts
 from stealthflow.training.recipes import Recipe, load_recipe
 from stealthflow.training.rewards import labels_dict
-
-
-def overrides(items: list[str]) -> dict:
-    import yaml
-
-    pairs = [item.partition("=") for item in items]
-    return {key.strip(): yaml.safe_load(value) for key, _, value in pairs}
 
 
 def prompts(recipe: Recipe, tokenizer, count: int) -> list[dict]:
@@ -138,7 +134,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.out.exists() and not args.force:
         parser.error(f"{args.out} exists: not overwritten (give another --out, or --force)")
-    recipe = load_recipe(args.recipe, overrides(args.sets))
+    try:
+        sets = recipe_overrides(args.sets)
+    except Exit as stop:  # it has printed which --set is not KEY=VALUE
+        raise SystemExit(stop.exit_code) from None
+    recipe = load_recipe(args.recipe, sets)
     from stealthflow.llm.checkpoints import load_tokenizer
 
     started = time.time()
