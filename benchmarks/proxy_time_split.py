@@ -5,13 +5,18 @@ start-up heap frozen as `run_server` does), the mock upstream in a process of it
 `proxy_overhead.py --tagger` (1 KB of PII-bearing chat text, a new one each time, one session), after the same burst of
 concurrent requests. Each request goes to the mock directly and through the proxy, one after the other, so the added
 time is the difference of the pair. The stages are timed by wrapping the proxy's own functions for this run (nothing
-in the library changes): the client waits while the proxy works, so the stages do not overlap.
+in the library changes): the client waits while the proxy works, so the stages do not overlap. CPU: a function's is its
+thread's CPU time while it runs; a coroutine's is the event loop thread's while it is in progress (the loop serves this
+one request meanwhile, so that is the coroutine's own work and its I/O's, not the mock's, which runs in a process of
+its own); and per request, each of the proxy's threads' CPU time (all but the client's, which is this one's main
+thread): the event loop's, and the others' (detection's worker threads, the vault's checkpoints).
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_time_split.py [--requests 200] [--stream]
     PYTHONPATH=/tmp/old/src .venv/bin/python benchmarks/proxy_time_split.py --name proxy_time_split_before  # old code
 
-Prints, per stage, the median wall ms per request, its share of the median added time and (a stage run in one thread)
-its median CPU ms; nested stages are indented, a stage's rest is its time outside the stages listed under it. Writes
+Prints, per stage, the median wall ms per request, its share of the median added time, its median CPU ms and their share
+of the proxy's median CPU per request; nested stages are indented, a stage's rest is its time outside the stages listed
+under it. Writes
 the table to benchmarks/results/proxy_time_split_run.md (`--name`) and each stage's median to its .json.
 """
 
@@ -45,13 +50,15 @@ from proxy_overhead import BURST_SEEDS, TOKEN, call, prompt, throughput  # noqa:
 
 RESULTS = Path(__file__).parent / "results"
 SPENT: dict[str, float] = defaultdict(float)  # stage -> seconds in the request being timed
-CPU = "CPU: "  # SPENT[CPU + stage]: the CPU seconds of its thread in a stage that runs in one (not a coroutine)
+CPU = "CPU: "  # SPENT[CPU + stage]: the CPU seconds of its thread in a stage (a coroutine: of the event loop's thread)
+LOOP, OTHERS, ALL = "event loop thread", "the other threads (detection workers, vault checkpoints)", "all its threads"
 HANDLED = threading.Event()  # set when the handler timed returns (a stream's client may have its last byte before)
+EVENT_LOOP: set[int] = set()  # the thread the chat handler runs in: the server's event loop
 
 
 def timed(owner: object, name: str, stage: str) -> None:
     """Replace `owner.name` by a wrapper adding its wall time to `SPENT[stage]` (coroutines and async generators too),
-    and, for a function, its thread's CPU time to `SPENT[CPU + stage]` (steadier on a loaded machine)."""
+    and its thread's CPU time to `SPENT[CPU + stage]` (steadier on a loaded machine)."""
     original = inspect.getattr_static(owner, name)
     unwrapped = original.__func__ if isinstance(original, staticmethod | classmethod) else original
     if inspect.isasyncgenfunction(unwrapped):
@@ -59,23 +66,25 @@ def timed(owner: object, name: str, stage: str) -> None:
         async def wrapper(*args, **kwargs):  # the time between its items is the consumer's, not counted
             items = unwrapped(*args, **kwargs)
             while True:
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.thread_time()
                 try:
                     item = await anext(items)
                 except StopAsyncIteration:
-                    SPENT[stage] += time.perf_counter() - start
                     return
-                SPENT[stage] += time.perf_counter() - start
+                finally:
+                    SPENT[stage] += time.perf_counter() - start
+                    SPENT[CPU + stage] += time.thread_time() - cpu
                 yield item
 
     elif inspect.iscoroutinefunction(unwrapped):
 
         async def wrapper(*args, **kwargs):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             try:
                 return await unwrapped(*args, **kwargs)
             finally:
                 SPENT[stage] += time.perf_counter() - start
+                SPENT[CPU + stage] += time.thread_time() - cpu
 
     else:
 
@@ -135,8 +144,22 @@ STAGES = [
     ("upstream stream (aiohttp, mock included)", "handler (chat)"),
     ("restore the reply", "handler (chat)"),
     ("keep the restored texts (one transaction)", "handler (chat)"),
+    ("the reply's resolver (Protector.resolver)", "handler (chat)"),
+    ("the log line", "handler (chat)"),
     ("garbage collection (within the stages)", None),
 ]
+
+
+def _within(root: str) -> set[str]:
+    """`root` and the stages nested in it."""
+    stages = {root}
+    for stage, parent in STAGES:  # a parent is listed before its children
+        if parent in stages:
+            stages.add(stage)
+    return stages
+
+
+IN_A_WORKER = _within("protect_many")  # with the tagger on, a request is protected in a worker thread
 
 
 def pattern_pass(detector) -> None:
@@ -174,6 +197,7 @@ def instrument() -> None:
     from starlette.requests import Request
 
     import stealthflow.placeholders.detector as detector
+    import stealthflow.proxy.app as proxy_app
     import stealthflow.proxy.upstream as upstream
     from stealthflow.pipeline.protector import Protector
     from stealthflow.placeholders.vault import Vault
@@ -197,8 +221,29 @@ def instrument() -> None:
     timed(ReplyRestorer, "chunks", "restore the reply")
     timed(ReplyRestorer, "tail", "restore the reply")
     timed(RestoredReplies, "keep", "keep the restored texts (one transaction)")
+    timed(Protector, "resolver", "the reply's resolver (Protector.resolver)")
+    timed(proxy_app, "_log", "the log line")
     hand_offs()
     collections()
+
+
+def thread_seconds() -> dict[int, tuple[str, float]]:
+    """Each of the proxy's threads (all but this process's main thread, the client's): its kind and CPU seconds so far."""
+    seconds = {}
+    for thread in threading.enumerate():
+        if thread is threading.main_thread() or thread.ident is None:
+            continue
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            kind = LOOP if thread.ident in EVENT_LOOP else OTHERS
+            seconds[thread.ident] = kind, time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+    return seconds
+
+
+def add_thread_cpu(before: dict[int, tuple[str, float]]) -> None:
+    """Add each kind of the proxy's threads' CPU seconds since `before` (`thread_seconds`) to `SPENT[CPU + kind]`."""
+    for ident, (kind, seconds) in thread_seconds().items():
+        SPENT[CPU + kind] += seconds - before.get(ident, (kind, 0.0))[1]
+        SPENT[CPU + ALL] += seconds - before.get(ident, (kind, 0.0))[1]
 
 
 def handler_timer(app) -> None:
@@ -210,11 +255,13 @@ def handler_timer(app) -> None:
             inner = route.app
 
             async def timed_route(scope, receive, send, inner=inner):
-                start = time.perf_counter()
+                EVENT_LOOP.add(threading.get_ident())
+                start, cpu = time.perf_counter(), time.thread_time()
                 try:
                     await inner(scope, receive, send)
                 finally:
                     SPENT["handler (chat)"] += time.perf_counter() - start
+                    SPENT[CPU + "handler (chat)"] += time.thread_time() - cpu
                     HANDLED.set()
 
             route.app = timed_route
@@ -264,8 +311,10 @@ def run(requests: int, stream: bool, concurrent: int) -> dict:
                 }
                 SPENT.clear()
                 HANDLED.clear()
+                threads = thread_seconds()
                 proxied = call(client, base, body)
                 HANDLED.wait(10)
+                add_thread_cpu(threads)
                 row = {stage: seconds * 1000 for stage, seconds in SPENT.items()}
                 row["direct"] = call(client, upstream.base_url, body)
                 row["proxied"] = proxied
@@ -280,6 +329,7 @@ def median(rows: list[dict], stage: str) -> float:
 def report(result: dict) -> str:
     rows = result["rows"]
     added = statistics.median(row["proxied"] - row["direct"] for row in rows)
+    spent = median(rows, CPU + ALL)
     depth = {None: -1}
     children: dict[str | None, list[str]] = defaultdict(list)
     for stage, parent in STAGES:
@@ -287,32 +337,43 @@ def report(result: dict) -> str:
         children[parent].append(stage)
     lines = [
         f"{result['requests']} {'streamed' if result['stream'] else 'plain'} requests of 1 KB, load average "
-        f"{result['load_average']:.1f}; medians per request (ms), share of the added time",
+        f"{result['load_average']:.1f}; medians per request (ms), shares of the added time and of the proxy's CPU",
         "",
-        "| stage | wall ms | share | CPU ms |",
-        "|---|---:|---:|---:|",
-        f"| direct to the mock | {median(rows, 'direct'):.2f} | | |",
-        f"| through the proxy | {median(rows, 'proxied'):.2f} | | |",
-        f"| **added by the proxy** | **{added:.2f}** | 100 % | |",
+        "| stage | wall ms | share | CPU ms | share of CPU |",
+        "|---|---:|---:|---:|---:|",
+        f"| direct to the mock | {median(rows, 'direct'):.2f} | | | |",
+        f"| through the proxy | {median(rows, 'proxied'):.2f} | | | |",
+        f"| **added by the proxy** | **{added:.2f}** | 100 % | | |",
+        f"| **the proxy's CPU, {ALL}** | | | **{spent:.2f}** | 100 % |",
     ]
 
-    def line(stage: str, ms: float, level: int, cpu: str = "") -> str:
-        return f"| {'&nbsp;&nbsp;' * level}{stage} | {ms:.2f} | {100 * ms / added:.0f} % | {cpu} |"
+    def line(stage: str, level: int, ms: float | None, cpu: float | None) -> str:
+        wall = "| | |" if ms is None else f"| {ms:.2f} | {100 * ms / added:.0f} % |"
+        used = " | |" if cpu is None else f" {cpu:.2f} | {100 * cpu / spent:.0f} % |"
+        return f"| {'&nbsp;&nbsp;' * level}{stage} {wall}{used}"
 
+    def cpu_of(stage: str) -> float | None:
+        return median(rows, CPU + stage) if any(CPU + stage in row for row in rows) else None
+
+    for kind in (LOOP, OTHERS):
+        lines.append(line(kind, 1, None, cpu_of(kind)))
     for stage, _ in STAGES:
         if not any(stage in row for row in rows):
             continue
-        cpu = f"{median(rows, CPU + stage):.2f}" if any(CPU + stage in row for row in rows) else ""
-        lines.append(line(stage, median(rows, stage), depth[stage] + 1, cpu))
+        lines.append(line(stage, depth[stage] + 1, median(rows, stage), cpu_of(stage)))
         if children[stage]:
             rest = statistics.median(
                 row.get(stage, 0.0) - sum(row.get(child, 0.0) for child in children[stage]) for row in rows
             )
-            lines.append(line("rest", rest, depth[stage] + 2))
+            same_thread = [child for child in children[stage] if child not in IN_A_WORKER or stage in IN_A_WORKER]
+            cpu_rest = statistics.median(
+                row.get(CPU + stage, 0.0) - sum(row.get(CPU + child, 0.0) for child in same_thread) for row in rows
+            )
+            lines.append(line("rest", depth[stage] + 2, rest, cpu_rest if cpu_of(stage) is not None else None))
     outside = statistics.median(row["proxied"] - row["direct"] - row.get("handler (chat)", 0.0) for row in rows)
     # the client's hop to the proxy and back, less the direct call (whose upstream share the handler holds); a stream's
     # handler holds the mock's whole stream, which the direct call waits for too: negative there
-    lines.append(line("outside the handler, less the direct call", outside, 1))
+    lines.append(line("outside the handler, less the direct call", 1, outside, None))
     return "\n".join(lines) + "\n"
 
 
