@@ -3,6 +3,7 @@
     python benchmarks/pii_verifiers.py all                # table and fit of the shipped labels: one command, ~4 min
     python benchmarks/pii_verifiers.py table runs/verifier_spans.jsonl                   # the labelled table alone
     python benchmarks/pii_verifiers.py fit runs/verifier_spans.jsonl --labels ADDRESS --write   # fit from a table
+    python benchmarks/pii_verifiers.py fit runs/spans.jsonl --labels REAL_NAME --more real32 pii-heldout-zd  # and theirs
     python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
     python benchmarks/pii_verifiers.py table runs/spans.jsonl --files /work/real32/real_pii.jsonl  # with real text
     python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --lose 1 --score FILE  # chosen on it
@@ -24,9 +25,11 @@ its thresholds and the HEALTH verifier's chosen on that text's out-of-fold score
 label, sklearn, training only; `CHOOSE_SETS`, for `APART` `NAME_CHOOSE_SETS`, to choose its thresholds): of the pairs (texts read as English, texts in the six other languages) on a
 grid of 0.02, the one that flags the fewest texts without personal data on the choice sets while the label's recall
 there, English and six-language files each, falls by at most `--budget` (1.5 points) against keeping every span.
-`--write` replaces data/pii-tagger/<label>_verifier.json with the new fit. finance_verifier.json was fitted with the
-t23 students; the other files with the students before t23 (each file's `chosen` names its sets): their refits with
-the t23 students failed their rule on w or lost values on u and v (benchmarks/results/pii_batch_t24.md).
+With `--more`, the six-language rows of those sets of the table (`table --files`) are fitted and chosen on too, every
+fitted row scored out of fold by set for the choice (benchmarks/results/pii_names_languages.md). `--write` replaces
+data/pii-tagger/<label>_verifier.json with the new fit. finance_verifier.json was fitted with the t23 students; the
+other files with the students before t23 (each file's `chosen` names its sets): their refits with the t23 students
+failed their rule on w or lost values on u and v (benchmarks/results/pii_batch_t24.md).
 """
 
 from __future__ import annotations
