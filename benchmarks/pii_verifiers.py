@@ -3,6 +3,7 @@
     python benchmarks/pii_verifiers.py all                # table and fit of the shipped labels: one command, ~4 min
     python benchmarks/pii_verifiers.py table runs/verifier_spans.jsonl                   # the labelled table alone
     python benchmarks/pii_verifiers.py fit runs/verifier_spans.jsonl --labels ADDRESS --write   # fit from a table
+    python benchmarks/pii_verifiers.py fit runs/spans.jsonl --labels REAL_NAME --more real32 pii-heldout-zd  # and theirs
     python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
     python benchmarks/pii_verifiers.py table runs/spans.jsonl --files /work/real32/real_pii.jsonl  # with real text
     python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --lose 1 --score FILE  # chosen on it
@@ -24,9 +25,11 @@ its thresholds and the HEALTH verifier's chosen on that text's out-of-fold score
 label, sklearn, training only; `CHOOSE_SETS`, for `APART` `NAME_CHOOSE_SETS`, to choose its thresholds): of the pairs (texts read as English, texts in the six other languages) on a
 grid of 0.02, the one that flags the fewest texts without personal data on the choice sets while the label's recall
 there, English and six-language files each, falls by at most `--budget` (1.5 points) against keeping every span.
-`--write` replaces data/pii-tagger/<label>_verifier.json with the new fit. finance_verifier.json was fitted with the
-t23 students; the other files with the students before t23 (each file's `chosen` names its sets): their refits with
-the t23 students failed their rule on w or lost values on u and v (benchmarks/results/pii_batch_t24.md).
+With `--more`, the six-language rows of those sets of the table (`table --files`) are fitted and chosen on too, every
+fitted row scored out of fold by set for the choice (benchmarks/results/pii_names_languages.md). `--write` replaces
+data/pii-tagger/<label>_verifier.json with the new fit. finance_verifier.json was fitted with the t23 students; the
+other files with the students before t23 (each file's `chosen` names its sets): their refits with the t23 students
+failed their rule on w or lost values on u and v (benchmarks/results/pii_batch_t24.md).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "benchmarks" / "data"
 FIT_SETS = ("pii-heldout", *(f"pii-heldout-{s}" for s in "cdefghijklm"), "pii_test", "pii_multilingual_test")
 TREES, DEPTH, RATE = 150, 3, 0.05  # the ensemble's size, each tree's depth, its learning rate
+FOLDS = 5  # the folds, grouped by set, that score the fitted rows out of fold for a choice with `--more`
 # The sets each label's thresholds are chosen on. u and v check the verifiers but the name's (scored after their
 # choice); the name verifier's are chosen on them alone. w: the final check, never in the table.
 CHOOSE_SETS = tuple(f"pii-heldout-{s}" for s in "nopqr")
@@ -279,7 +283,7 @@ def trees_of(model) -> tuple:
     return tuple(trees)
 
 
-def fit(path: Path, labels: list[str], budget: float, write: bool) -> None:
+def fit(path: Path, labels: list[str], budget: float, write: bool, more: tuple[str, ...] = ()) -> None:
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     for label in labels:
         rows = [
@@ -287,38 +291,40 @@ def fit(path: Path, labels: list[str], budget: float, write: bool) -> None:
             for r in records
             if label in r["labels"]
         ]
-        fit_label(label, rows, budget, write)
+        fit_label(label, rows, budget, write, more)
 
 
-def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
-    """Fit the `label` verifier on the rows of its `fit_sets` (for REAL_NAME, those the students did not train on),
-    choose its thresholds on those of its `choice_sets`, print the outcome and write it (`--write`) to its weights
-    file."""
+def fit_label(label: str, rows: list[dict], budget: float, write: bool, more: tuple[str, ...] = ()) -> None:
+    """Fit the `label` verifier on the rows of its `fit_sets` (for REAL_NAME, those the students did not train on) and
+    the six-language rows of the `more` sets, choose its thresholds on the rows of its `choice_sets` and those, print the
+    outcome and write it (`--write`) to its weights file. With `more`, the fitted rows are scored out of fold by set
+    (`FOLDS` folds, each set's rows by a model fitted without them) for the choice."""
     import numpy as np
-    from sklearn.ensemble import GradientBoostingClassifier
 
     kind, choose_sets = KINDS[label], choice_sets(label)
-    fitted_on = fit_sets(label)
-    train = [
-        c
-        for row in rows
-        if row["set"] in fitted_on and not (label in APART and row["trained"])
-        for c in row["candidates"]
-        if not settles(kind, c["x"])
+
+    def added(row: dict) -> bool:
+        return row["set"] in more and row["kind"] == "ml"
+
+    fitted_rows = [
+        row for row in rows if (row["set"] in fit_sets(label) or added(row)) and not (label in APART and row["trained"])
     ]
+    train = [c for row in fitted_rows for c in row["candidates"] if not settles(kind, c["x"])]
     x = np.array([c["x"] for c in train], dtype=float)
     y = np.array([c["right"] for c in train], dtype=int)
-    model = GradientBoostingClassifier(n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE, random_state=0).fit(
-        x, y
-    )
+    model = boosted(x, y)
     base = float(model._raw_predict_init(x[:1])[0, 0])
     verifier = Verifier(label, trees_of(model), base, RATE, 0.0, 0.0)
     candidates = [c for row in rows for c in row["candidates"]]
     for c, score in zip(candidates, verifier.scores([c["x"] for c in candidates]), strict=True):
         c["score"] = float("inf") if settles(kind, c["x"]) else score  # kept unscored
     assert np.abs(np.array(verifier.scores(x.tolist())) - model.predict_proba(x)[:, 1]).max() < 1e-9
+    if more:
+        score_out_of_fold(label, fitted_rows)
     at = kind.features.index("english")
-    chosen_rows = {k: [r for r in rows if r["set"] in choose_sets and r["kind"] == k] for k in ("en", "ml")}
+    chosen_rows = {
+        k: [r for r in rows if (r["set"] in choose_sets or added(r)) and r["kind"] == k] for k in ("en", "ml")
+    }
     before = {k: outcome(chosen, lambda c: True) for k, chosen in chosen_rows.items()}
     best = (0, 0.0, 0.0)  # texts flagged fewer, minus the thresholds (English, others): of equals, the lowest
     steps = [step / 50 for step in range(50)]
@@ -346,7 +352,30 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
     print(json.dumps({k: v for k, v in report.items() if k != "by_set"}, indent=1))
     print("importances:", dict(zip(kind.features, (round(w, 3) for w in model.feature_importances_), strict=True)))
     if write:
-        write_verifier(verifier, report, len(train), choose_sets, budget)
+        write_verifier(verifier, report, len(train), choose_sets, budget, more)
+
+
+def boosted(x, y):
+    """A gradient-boosted tree ensemble (`TREES`, `DEPTH`, `RATE`, seed 0) fitted on features `x` and labels `y`."""
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    return GradientBoostingClassifier(n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE, random_state=0).fit(x, y)
+
+
+def score_out_of_fold(label: str, rows: list[dict]) -> None:
+    """Each scored candidate of `rows` (the fitted rows) scored again by a model fitted without its set's rows: the
+    sets in `FOLDS` folds (`GroupKFold`, grouped by set)."""
+    import numpy as np
+    from sklearn.model_selection import GroupKFold
+
+    kind = KINDS[label]
+    scored = [(row["set"], c) for row in rows for c in row["candidates"] if not settles(kind, c["x"])]
+    x = np.array([c["x"] for _, c in scored], dtype=float)
+    y = np.array([c["right"] for _, c in scored], dtype=int)
+    groups = [name for name, _ in scored]
+    for fit_at, score_at in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+        for i, score in zip(score_at, boosted(x[fit_at], y[fit_at]).predict_proba(x[score_at])[:, 1], strict=True):
+            scored[i][1]["score"] = float(score)
 
 
 def fit_context(
@@ -607,15 +636,24 @@ def choose_on_real(
     return replace(shipped, threshold=english, threshold_others=others), (context_en, context_ml)
 
 
-def write_verifier(verifier: Verifier, report: dict, fitted: int, choose_sets: tuple[str, ...], budget: float) -> None:
+def write_verifier(
+    verifier: Verifier,
+    report: dict,
+    fitted: int,
+    choose_sets: tuple[str, ...],
+    budget: float,
+    more: tuple[str, ...] = (),
+) -> None:
     """`verifier` to its weights file, with how `fit_label` fitted and chose it."""
     label, english, others = verifier.label, verifier.threshold, verifier.threshold_others
     held = " (of the sets the students train on, only the texts they did not train on)" if label in APART else ""
+    added = f" and the six-language rows of {', '.join(more)}" if more else ""
+    folds = f" (those of the sets fitted on out of fold, {FOLDS} folds by set)" if more else ""
     chosen_text = (
-        f"fitted on {', '.join(fit_sets(label))}{held} ({fitted} {label} spans the tagger kept); thresholds (texts read as "
-        f"English, as others): {english}, {others}, of 0-0.98 by 0.02 those that flag the fewest texts without personal "
-        f"data, costing at most {budget} points of {label} recall on {', '.join(choose_sets)} (English and six-language "
-        "files each): on them, texts without personal data flagged "
+        f"fitted on {', '.join(fit_sets(label))}{held}{added} ({fitted} {label} spans the tagger kept); thresholds (texts "
+        f"read as English, as others): {english}, {others}, of 0-0.98 by 0.02 those that flag the fewest texts without "
+        f"personal data, costing at most {budget} points of {label} recall on {', '.join(choose_sets)}{added}{folds} "
+        "(English and six-language files each): on them, texts without personal data flagged "
         + "; ".join(
             f"{k} {report[f'choose_{k}']['before']['flagged']} -> {report[f'choose_{k}']['after']['flagged']}"
             f" of {report[f'choose_{k}']['before']['clean']}, {label} values found "
@@ -652,6 +690,12 @@ def main() -> None:
     )
     fit_command = commands.add_parser("fit", help="fit the verifiers and choose their thresholds")
     fit_command.add_argument("table", type=Path)
+    fit_command.add_argument(
+        "--more",
+        nargs="+",
+        default=(),
+        help="sets of the table (`table --files`) whose six-language rows it is fitted and chosen on too (out of fold)",
+    )
     all_command = commands.add_parser("all", help="the table (in a temporary file), then fit")
     context_command = commands.add_parser("context", help="fit the HEALTH context model and choose its thresholds")
     context_command.add_argument("table", type=Path)
@@ -693,7 +737,7 @@ def main() -> None:
     if args.command == "table":
         table(args.out, tuple(args.files))
     elif args.command == "fit":
-        fit(args.table, args.labels, args.budget, args.write)
+        fit(args.table, args.labels, args.budget, args.write, tuple(args.more))
     elif args.command == "context":
         fit_context(
             args.table,

@@ -16,6 +16,8 @@ from pii_verifiers import (  # noqa: E402
     NAME_FIT_SETS,
     annotated_files,
     choose_on_real,
+    fit_label,
+    score_out_of_fold,
     trained_on,
 )
 from split_marked_batch import as_taught  # noqa: E402
@@ -108,3 +110,45 @@ def test_given_thresholds_are_set_as_given_not_chosen(tmp_path):
     assert "(texts read as English, as others) 0.34, 0.16" in given.stdout
     alone = subprocess.run(script + ["--given", "0.1", "0.1", "0.1", "0.1"], capture_output=True, text=True)
     assert alone.returncode == 2 and "give --real too" in alone.stderr
+
+
+def fake_name_candidate(right: bool, confidence: float, words: int, english: bool = False) -> dict:
+    """A hand-made REAL_NAME span of the table (a fake): its confidence and word count, the other features 0."""
+    x = [0.0] * len(KINDS["REAL_NAME"].features)
+    x[KINDS["REAL_NAME"].features.index("confidence")] = confidence
+    x[KINDS["REAL_NAME"].features.index("words")] = float(words)
+    x[KINDS["REAL_NAME"].features.index("english")] = float(english)
+    return {"right": right, "values": [0] if right else [], "x": x, "covered": False}
+
+
+def fake_set(name: str, kind: str = "ml", words: int = 1, reversed_: bool = False) -> list[dict]:
+    """Fake table rows of one set: a right name of high confidence and a wrong one of low (`reversed_`: the other way
+    round), each in its own text, all of `words` words."""
+    right, wrong = (0.2, 0.9) if reversed_ else (0.9, 0.2)
+    rows = [fake_row(fake_name_candidate(True, right + step / 100, words, kind == "en")) for step in range(3)]
+    rows += [
+        fake_row(fake_name_candidate(False, wrong + step / 100, words, kind == "en"), values=0) for step in range(3)
+    ]
+    return [{**row, "set": name, "kind": kind, "trained": False} for row in rows]
+
+
+def test_out_of_fold_scores_come_from_a_model_fitted_without_the_rows_set():
+    """Four sets say a confident name is right; a fifth, whose names alone have 3 words, says the reverse. Fitted on
+    every set, the trees learn the fifth's own pattern from its word count; out of fold, its rows are scored by a model
+    that never saw them, which follows the other four."""
+    rows = [row for name in "abcd" for row in fake_set(name)] + fake_set("e", words=3, reversed_=True)
+    score_out_of_fold("REAL_NAME", rows)
+    fifth = [(c["right"], c["score"]) for row in rows if row["set"] == "e" for c in row["candidates"]]
+    assert all(score < 0.5 for right, score in fifth if right)
+    assert all(score > 0.5 for right, score in fifth if not right)
+
+
+def test_the_more_sets_add_their_six_language_rows_only(capsys):
+    """`fit_label` with `more`: the six-language rows of those sets are fitted and chosen on, their English rows not."""
+    rows = [row for name in NAME_FIT_SETS[:4] for row in fake_set(name)] + fake_set(NAME_CHOOSE_SETS[0])
+    added = fake_set("real-x") + fake_set("real-x", kind="en")
+    fit_label("REAL_NAME", rows + added, budget=1.5, write=False, more=("real-x",))
+    report = json.loads(capsys.readouterr().out.split("importances")[0])
+    assert report["fit_spans"] == 4 * 6 + 6  # four fit sets and real-x's six-language rows
+    assert report["choose_ml"]["before"]["clean"] == 3 + 3  # the choice set's texts without PII and real-x's
+    assert report["choose_en"]["before"]["clean"] == 0
