@@ -242,8 +242,9 @@ def thread_seconds() -> dict[int, tuple[str, float]]:
 def add_thread_cpu(before: dict[int, tuple[str, float]]) -> None:
     """Add each kind of the proxy's threads' CPU seconds since `before` (`thread_seconds`) to `SPENT[CPU + kind]`."""
     for ident, (kind, seconds) in thread_seconds().items():
-        SPENT[CPU + kind] += seconds - before.get(ident, (kind, 0.0))[1]
-        SPENT[CPU + ALL] += seconds - before.get(ident, (kind, 0.0))[1]
+        spent = seconds - before.get(ident, (kind, 0.0))[1]
+        SPENT[CPU + kind] += spent
+        SPENT[CPU + ALL] += spent
 
 
 def handler_timer(app) -> None:
