@@ -3,6 +3,7 @@
     python benchmarks/pii_name_candidates.py table runs/name_candidates.jsonl --files /work/realtrain1/real_pii.jsonl \
         /work/realtrain2/real_pii.jsonl /work/real32/real_pii.jsonl /work/real31/real_pii_heldout.jsonl
     python benchmarks/pii_name_candidates.py fit runs/name_candidates.jsonl --write
+    python benchmarks/pii_name_candidates.py heldout runs/name_candidates.jsonl --files REAL ... --real-sets SET ...
 
 `table` runs the detector as `protect` builds it (one text at a time) with a judge that keeps no candidate and records
 each one's features, over the synthetic sets the name verifier is fitted on (pii_verifiers.py `NAME_FIT_SETS`, the
@@ -12,11 +13,13 @@ precision), a name when it overlaps an annotated REAL_NAME or USERNAME; "covered
 anyway. No text is written, only features and labels.
 
 `fit` fits a gradient-boosted tree ensemble (sklearn, training only) and chooses its thresholds out of fold on the real
-sets (`REAL_SETS`, leave one set out: fitted on the synthetic rows and the other real sets, scored on the one left
-out): per route (texts read as English, texts in the six other languages) the lowest score on a grid of 0.02 at which
-the candidates kept out of fold are at least `PRECISION` right and flag at most one in `CLEAN_PER_FLAG` of the route's
-real passages without personal data that the detector leaves unflagged. `--write` stores the ensemble fitted on every
-row with those thresholds in data/pii-tagger/name_candidates.json.
+sets (`REAL_SETS` or `--real-sets`, leave one set out: fitted on the synthetic rows and the other real sets, scored on
+the one left out): per route (texts read as English, texts in the six other languages) the lowest score on a grid of
+0.02 at which the candidates kept out of fold are at least `PRECISION` right and flag at most one in `CLEAN_PER_FLAG`
+of the route's real passages without personal data that the detector leaves unflagged. `--write` stores the ensemble
+fitted on every row with those thresholds in data/pii-tagger/name_candidates.json. `heldout` scores each real file
+given with the detector and a judge fitted and chosen so without that file's set
+(benchmarks/results/pii_name_misses.md).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from stealthflow.pii_tagger.name_candidates import (  # noqa: E402
 from stealthflow.pii_tagger.route import may_be_english  # noqa: E402
 from stealthflow.resources import resource_dir  # noqa: E402
 
+# The real annotated sets the shipped judge is fitted and its thresholds chosen on (their folders' names); `--real-sets`
+# others (the refit on real d-m too, not shipped: benchmarks/results/pii_name_misses.md).
 REAL_SETS = ("realtrain1", "realtrain2", "real32", "real31")
 TREES, DEPTH, RATE = 150, 3, 0.05  # as the name verifier's
 PRECISION = 0.80
@@ -71,7 +76,9 @@ def table(out: Path, files: tuple[Path, ...]) -> None:
         for recognizer in build_recognizers(models=True)
     ]
     detector, config = Detector(recognizers), ProtectConfig()
-    chosen = [(name, kind, path) for name, kind, path in annotated_files(files) if name in NAME_FIT_SETS + REAL_SETS]
+    chosen = [
+        (name, kind, path) for name, kind, path in annotated_files(files) if name in NAME_FIT_SETS or path in files
+    ]
     with out.open("w", encoding="utf-8") as sink:
         for name, kind, path in chosen:
             for index, row in enumerate(read_rows(path)):
@@ -127,16 +134,19 @@ def outcome(rows: list[dict], least: float, typed: str = "name") -> dict:
     }
 
 
-def fit(path: Path, write: bool) -> None:
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    synthetic = [r for r in records if r["set"] not in REAL_SETS]
-    for held in REAL_SETS:
-        judge = fitted(synthetic + [r for r in records if r["set"] in REAL_SETS and r["set"] != held])
+def choose(records: list[dict], real_sets: tuple[str, ...], show: bool = False) -> tuple[dict, dict]:
+    """The thresholds per route (texts read as English, "en"; the six other languages, "others") chosen out of fold on
+    `real_sets` (leave one set out: fitted on the other rows of `records`, scored on the one left out), and the grid's
+    figures per route."""
+    synthetic = [r for r in records if not r["set"].startswith("real")]
+    for held in real_sets:
+        judge = fitted(synthetic + [r for r in records if r["set"] in real_sets and r["set"] != held])
         left_out = [c for r in records if r["set"] == held for c in r["candidates"]]
         for c, score in zip(left_out, judge.scores([c["x"] for c in left_out]) if left_out else [], strict=True):
             c["score"] = score
-        print(f"fold {held}: {len(left_out)} candidates scored", file=sys.stderr, flush=True)
-    real = [r for r in records if r["set"] in REAL_SETS]
+        if show:
+            print(f"fold {held}: {len(left_out)} candidates scored", file=sys.stderr, flush=True)
+    real = [r for r in records if r["set"] in real_sets]
     chosen, report = {}, {}
     for route, is_english in (("en", True), ("others", False)):
         rows = [r for r in real if r["english"] == is_english]
@@ -148,23 +158,81 @@ def fit(path: Path, write: bool) -> None:
             if o["kept"] and o["right"] >= PRECISION * o["kept"] and o["flagged"] * CLEAN_PER_FLAG <= o["clean"]
         ]
         chosen[route] = min(passing) if passing else 1.01
-        print(route, f"chosen {chosen[route]:.2f}", json.dumps(grid.get(chosen[route], {})))
-        for least, o in grid.items():
-            print(f"  {least:.2f} {o}")
+        if show:
+            print(route, f"chosen {chosen[route]:.2f}", json.dumps(grid.get(chosen[route], {})))
+            for least, o in grid.items():
+                print(f"  {least:.2f} {o}")
+    return chosen, report
+
+
+def chosen_judge(records: list[dict], real_sets: tuple[str, ...], show: bool = False) -> tuple[CandidateJudge, dict]:
+    """The judge fitted on every row of `records` with the thresholds `choose` picks on `real_sets`, and the grid's
+    figures at them."""
+    chosen, report = choose(records, real_sets, show)
+    judge = fitted(records)
+    judge = CandidateJudge("REAL_NAME", judge.trees, judge.base, judge.rate, chosen["en"], chosen["others"])
+    return judge, {route: report[route].get(f"{chosen[route]:.2f}") for route in chosen}
+
+
+def read_table(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def fit(path: Path, write: bool, real_sets: tuple[str, ...] = REAL_SETS) -> None:
+    records = [r for r in read_table(path) if not r["set"].startswith("real") or r["set"] in real_sets]
+    judge, out_of_fold = chosen_judge(records, real_sets, show=True)
     if write:
-        judge = fitted(records)
-        judge = CandidateJudge("REAL_NAME", judge.trees, judge.base, judge.rate, chosen["en"], chosen["others"])
         about = {
             "chosen": (
                 f"fitted on {', '.join(sorted({r['set'] for r in records}))} (benchmarks/pii_name_candidates.py); "
-                f"thresholds out of fold on {', '.join(REAL_SETS)} (leave one set out): per route the lowest at which "
+                f"thresholds out of fold on {', '.join(real_sets)} (leave one set out): per route the lowest at which "
                 f"the kept candidates are {PRECISION:.0%} right and flag at most 1 in {CLEAN_PER_FLAG} clean passages"
             ),
-            "out_of_fold": {route: report[route].get(f"{chosen[route]:.2f}") for route in chosen},
+            "out_of_fold": out_of_fold,
         }
         target = resource_dir("data") / CANDIDATES_FILE
         target.write_text(json.dumps(judge.to_json(**about)) + "\n", encoding="utf-8")
         print(f"wrote {target}")
+
+
+def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tuple[str, ...] = REAL_SETS) -> None:
+    """Each real file scored by the detector with a judge that never saw it: fitted on the table's other rows (of
+    `real_sets` and the synthetic sets), its thresholds chosen leaving one set out over the other sets of `real_sets`;
+    the files' figures pooled, by language and in all, as benchmarks/pii_registers.py counts them (one text at a time,
+    default levels)."""
+    from pii_multilingual import predict
+    from pii_registers import score, type_table
+    from pii_registers import table as figures
+
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    records = read_table(path)
+    rows, predictions, thresholds = [], [], {}
+    for file in files:
+        name = file.resolve().parent.name
+        kept = [r for r in records if r["set"] != name and (not r["set"].startswith("real") or r["set"] in real_sets)]
+        judge, _ = chosen_judge(kept, tuple(s for s in real_sets if s != name))
+        thresholds[name] = (judge.threshold, judge.threshold_others)
+        print(f"{name}: thresholds {judge.threshold:.2f} / {judge.threshold_others:.2f}", file=sys.stderr, flush=True)
+        recognizers = [
+            PiiTaggerRecognizer(candidates=judge) if isinstance(recognizer, PiiTaggerRecognizer) else recognizer
+            for recognizer in build_recognizers(models=True)
+        ]
+        texts = read_rows(file)
+        rows += texts
+        predictions += predict(Detector(recognizers, cache_entries=0), [row["text"] for row in texts])
+    languages = sorted({row.get("lang", "?") for row in rows})
+    results = {
+        lang: score(*zip(*[(r, p) for r, p in zip(rows, predictions, strict=True) if r.get("lang", "?") == lang]))
+        for lang in languages
+    }
+    results["all"] = score(rows, predictions)
+    print(figures(results))
+    print(type_table(results))
+    if out:
+        out.write_text(json.dumps(results | {"thresholds": thresholds}, indent=2) + "\n")
 
 
 def main() -> None:
@@ -176,11 +244,21 @@ def main() -> None:
     fit_command = commands.add_parser("fit", help="fit the judge and choose its thresholds")
     fit_command.add_argument("table", type=Path)
     fit_command.add_argument("--write", action="store_true", help="write data/pii-tagger/name_candidates.json")
+    held_command = commands.add_parser("heldout", help="score real files, each with a judge fitted without it")
+    held_command.add_argument("table", type=Path)
+    held_command.add_argument("--files", nargs="+", type=Path, required=True, help="annotated real files")
+    held_command.add_argument("--json", type=Path, help="also write the pooled figures here")
+    for command in (fit_command, held_command):
+        command.add_argument(
+            "--real-sets", nargs="+", default=list(REAL_SETS), help="the real sets fitted and chosen on"
+        )
     args = parser.parse_args()
     if args.command == "table":
         table(args.out, tuple(args.files))
+    elif args.command == "fit":
+        fit(args.table, args.write, tuple(args.real_sets))
     else:
-        fit(args.table, args.write)
+        heldout(args.table, tuple(args.files), args.json, tuple(args.real_sets))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@ span of those types that overlaps no annotated value.
 Without --all-languages only rows in English ("lang": "en" or none) are read. A value is missed when no span the
 detector masks (default levels, one text at a time, as benchmarks/pii_registers.py) overlaps it; each occurrence counts.
 Each stage is read as the recognizer runs it (pii_tagger/recognizer.py), on the languages of the detector's piece of
-the text that holds the value (`language.read`). A missed value of a type the tagger does not label (USERNAME) is
+the text that holds the value (`language.read`). A missed name that a word of the name lexicon the spans leave in clear
+covers is a name candidate (pii_tagger/name_candidates.py): its stage is the judge's (below its threshold, or kept by
+it and dropped by the guards after it); a missed name the student does not tag and no candidate covers is "never a
+candidate". A missed value of a type the tagger does not label (USERNAME) is
 "no recognizer". A wrong span's cause is the recognizer that masked it (the tagger: the student that tagged it), and
 for a name whether it is on the public-name lists (`public_name`); each value's kind (`kind_of_value`) beside it.
 """
@@ -35,6 +38,7 @@ from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_m
 from stealthflow.pii_tagger.filters.finance import MONEY  # noqa: E402
 from stealthflow.pii_tagger.lexicons import ENGLISH_FILE, RELATIVES, TAGGER_HEALTH, given_name  # noqa: E402
 from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger  # noqa: E402
+from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge  # noqa: E402
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, span_floors  # noqa: E402
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, may_be_english, student_for  # noqa: E402
 from stealthflow.pii_tagger.verifier import KINDS as KINDS_OF_VERIFIERS  # noqa: E402
@@ -107,6 +111,44 @@ def missed_stage(recognizer: PiiTaggerRecognizer, text: str, start: int, end: in
         return "route: read in no covered language"
     offset = piece.start
     return stage(recognizer, text[offset : piece.end], start - offset, end - offset, piece.guess.readers, kind)
+
+
+class RecordingJudge(CandidateJudge):
+    """The shipped name candidates' judge, which records each candidate it scores ((text read, start, end, score) in
+    `seen`) and each it keeps (`kept`)."""
+
+    def __init__(self, judge: CandidateJudge):
+        super().__init__(judge.label, judge.trees, judge.base, judge.rate, judge.threshold, judge.threshold_others)
+        object.__setattr__(self, "seen", [])
+        object.__setattr__(self, "kept", set())
+
+    def judge(self, rows: list[list[float]], places: list[tuple[str, int, int]]) -> list[float]:
+        scores = super().judge(rows, places)
+        self.seen += [(*place, score) for place, score in zip(places, scores, strict=True)]
+        return scores
+
+    def added(self, texts, kept, settled, tokens, labels, languages):
+        found = super().added(texts, kept, settled, tokens, labels, languages)
+        self.kept.update(
+            (text, start, end) for text, judged in zip(texts, found, strict=True) for start, end, _ in judged
+        )
+        return found
+
+
+def candidate_stage(judge: RecordingJudge, text: str, start: int, end: int) -> str | None:
+    """The name candidates' stage of the missed value text[start:end], from the candidates `judge` scored in the text:
+    below the judge's threshold, or kept by it and dropped after; None if none covers it (in a piece the detector
+    normalised, one whose words hold the value's or the value holds)."""
+    value = text[start:end]
+    for piece, a, b, _ in judge.seen:
+        offset = 0 if piece == text else text.find(piece)
+        # a piece the detector normalised (quotes, spaces) is not found in the text: its candidate's words are matched
+        at = a + offset < end and start < b + offset if offset >= 0 else piece[a:b] in value or value in piece[a:b]
+        if at:
+            if (piece, a, b) in judge.kept:
+                return "name candidate: kept by the judge, dropped by the guards after it"
+            return "name candidate: judge below its threshold"
+    return None
 
 
 def wrong_cause(text: str, span: Span, lang: str) -> str:
@@ -190,12 +232,22 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the counts here (no text)")
     parser.add_argument("--types", nargs="+", default=list(KINDS), help="the annotated types read (default: names)")
     args = parser.parse_args()
-    detector, recognizer, config = Detector(build_recognizers(models=True)), PiiTaggerRecognizer(), ProtectConfig()
+    judge = shipped_candidate_judge()
+    recording = RecordingJudge(judge) if judge else None
+    recognizers = [
+        PiiTaggerRecognizer(candidates=recording) if isinstance(r, PiiTaggerRecognizer) and recording else r
+        for r in build_recognizers(models=True)
+    ]
+    detector, recognizer, config = Detector(recognizers, cache_entries=0), PiiTaggerRecognizer(), ProtectConfig()
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
     rows = [row for row in rows if args.all_languages or row.get("lang", "en") == "en"]
     counts: dict[str, Counter[str]] = {key: Counter() for key in ("names", "found", "missed", "masked", "wrong")}
     shown: dict[str, list[str]] = {}
-    for row, spans in zip(rows, detector.detect_many([row["text"] for row in rows]), strict=True):
+    for row in rows:
+        if recording:
+            recording.seen.clear()
+            recording.kept.clear()
+        [spans] = detector.detect_many([row["text"]])
         text, lang, gold = row["text"], row.get("lang", "en"), gold_spans(row)
         masked = [s for s in spans if config.masks(s.type, s.level)]
         for start, end, kind in gold:
@@ -207,9 +259,13 @@ def main() -> None:
                 continue
             value = text[start:end]
             shape = f"{capitals(value)}, " if kind in KINDS else ""
-            cause = f"{kind} {lang}, {shape}{kind_of_value(value, lang, kind)}: " + missed_stage(
-                recognizer, text, start, end, kind
-            )
+            lost = missed_stage(recognizer, text, start, end, kind)
+            judged = candidate_stage(recording, text, start, end) if recording and kind == NAME else None
+            if judged:
+                lost = judged
+            elif lost.endswith("student: not tagged") and kind == NAME:
+                lost += " (never a candidate)"
+            cause = f"{kind} {lang}, {shape}{kind_of_value(value, lang, kind)}: {lost}"
             counts["missed"][cause] += 1
             shown.setdefault("missed " + cause, []).append(text[start:end])
         for span in masked:
