@@ -178,8 +178,13 @@ def read_table(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+def synthetic_and(records: list[dict], real_sets: tuple[str, ...]) -> list[dict]:
+    """The rows of `records` from the synthetic sets and from the real sets in `real_sets`."""
+    return [r for r in records if not r["set"].startswith("real") or r["set"] in real_sets]
+
+
 def fit(path: Path, write: bool, real_sets: tuple[str, ...] = REAL_SETS) -> None:
-    records = [r for r in read_table(path) if not r["set"].startswith("real") or r["set"] in real_sets]
+    records = synthetic_and(read_table(path), real_sets)
     judge, out_of_fold = chosen_judge(records, real_sets, show=True)
     if write:
         about = {
@@ -201,7 +206,7 @@ def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tu
     the files' figures pooled, by language and in all, as benchmarks/pii_registers.py counts them (one text at a time,
     default levels)."""
     from pii_multilingual import predict
-    from pii_registers import score, type_table
+    from pii_registers import scored_by, type_table
     from pii_registers import table as figures
 
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -212,8 +217,8 @@ def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tu
     rows, predictions, thresholds = [], [], {}
     for file in files:
         name = file.resolve().parent.name
-        kept = [r for r in records if r["set"] != name and (not r["set"].startswith("real") or r["set"] in real_sets)]
-        judge, _ = chosen_judge(kept, tuple(s for s in real_sets if s != name))
+        others = tuple(s for s in real_sets if s != name)
+        judge, _ = chosen_judge(synthetic_and(records, others), others)
         thresholds[name] = (judge.threshold, judge.threshold_others)
         print(f"{name}: thresholds {judge.threshold:.2f} / {judge.threshold_others:.2f}", file=sys.stderr, flush=True)
         recognizers = [
@@ -223,12 +228,7 @@ def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tu
         texts = read_rows(file)
         rows += texts
         predictions += predict(Detector(recognizers, cache_entries=0), [row["text"] for row in texts])
-    languages = sorted({row.get("lang", "?") for row in rows})
-    results = {
-        lang: score(*zip(*[(r, p) for r, p in zip(rows, predictions, strict=True) if r.get("lang", "?") == lang]))
-        for lang in languages
-    }
-    results["all"] = score(rows, predictions)
+    results = scored_by(rows, predictions, "lang")
     print(figures(results))
     print(type_table(results))
     if out:

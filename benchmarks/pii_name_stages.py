@@ -122,6 +122,11 @@ class RecordingJudge(CandidateJudge):
         object.__setattr__(self, "seen", [])
         object.__setattr__(self, "kept", set())
 
+    def forget(self) -> None:
+        """Start a new text's record."""
+        self.seen.clear()
+        self.kept.clear()
+
     def judge(self, rows: list[list[float]], places: list[tuple[str, int, int]]) -> list[float]:
         scores = super().judge(rows, places)
         self.seen += [(*place, score) for place, score in zip(places, scores, strict=True)]
@@ -245,8 +250,7 @@ def main() -> None:
     shown: dict[str, list[str]] = {}
     for row in rows:
         if recording:
-            recording.seen.clear()
-            recording.kept.clear()
+            recording.forget()
         [spans] = detector.detect_many([row["text"]])
         text, lang, gold = row["text"], row.get("lang", "en"), gold_spans(row)
         masked = [s for s in spans if config.masks(s.type, s.level)]

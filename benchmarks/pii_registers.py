@@ -103,6 +103,19 @@ def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
     }
 
 
+def scored_by(rows: list[dict], predictions: list[list[Span]], field: str) -> dict[str, dict]:
+    """`score` per value of the rows' `field` ("?" where a row has none), in sorted order, then of all rows ("all")."""
+    groups = defaultdict(list)
+    for i, row in enumerate(rows):
+        groups[row.get(field, "?")].append(i)
+    results = {
+        group: score([rows[i] for i in chosen], [predictions[i] for i in chosen])
+        for group, chosen in sorted(groups.items())
+    }
+    results["all"] = score(rows, predictions)
+    return results
+
+
 def table(results: dict[str, dict]) -> str:
     lines = [
         "| group | texts | values | precision | typed precision | recall | texts without PII flagged | chars masked outside |",
@@ -165,14 +178,7 @@ def main() -> None:
         rows = [recased(row, args.case) for row in rows]
     detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
     predictions = (predict_in_session if args.session else predict)(detector, [row["text"] for row in rows])
-    groups = defaultdict(list)
-    for i, row in enumerate(rows):
-        groups[row.get(args.by, "?")].append(i)
-    results = {
-        group: score([rows[i] for i in chosen], [predictions[i] for i in chosen])
-        for group, chosen in sorted(groups.items())
-    }
-    results["all"] = score(rows, predictions)
+    results = scored_by(rows, predictions, args.by)
     if args.misses:
         print_misses(rows, predictions, lambda row: row.get(args.by))
     print(table(results))

@@ -96,8 +96,7 @@ def test_a_name_main_misses_is_put_at_the_judges_stage_by_the_real_detector(reco
     """Known misses of the shipped detector (benchmarks/results/pii_name_misses.md): a given name alone in German and
     Dutch, a candidate of the lexicon the judge scores below its threshold."""
     detector, judge = recorded
-    judge.seen.clear()
-    judge.kept.clear()
+    judge.forget()
     start = text.index(name)
     spans = detector.detect(text)
     assert not any(s.start < start + len(name) and start < s.end for s in spans)
