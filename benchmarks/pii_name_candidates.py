@@ -63,19 +63,25 @@ class Recorder(CandidateJudge):
         return [0.0] * len(rows)
 
 
-def table(out: Path, files: tuple[Path, ...]) -> None:
+def detector_with(judge: CandidateJudge, **options):
+    """The detector as `protect` builds it, its name candidates judged by `judge` (`options`: the Detector's)."""
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
-    from stealthflow.placeholders.language import shared_guesser
-    from stealthflow.placeholders.policy import ProtectConfig
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    recorder = Recorder()
     recognizers = [
-        PiiTaggerRecognizer(candidates=recorder) if isinstance(recognizer, PiiTaggerRecognizer) else recognizer
+        PiiTaggerRecognizer(candidates=judge) if isinstance(recognizer, PiiTaggerRecognizer) else recognizer
         for recognizer in build_recognizers(models=True)
     ]
-    detector, config = Detector(recognizers), ProtectConfig()
+    return Detector(recognizers, **options)
+
+
+def table(out: Path, files: tuple[Path, ...]) -> None:
+    from stealthflow.placeholders.language import shared_guesser
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    recorder = Recorder()
+    detector, config = detector_with(recorder), ProtectConfig()
     chosen = [
         (name, kind, path) for name, kind, path in annotated_files(files) if name in NAME_FIT_SETS or path in files
     ]
@@ -209,10 +215,6 @@ def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tu
     from pii_registers import scored_by, type_table
     from pii_registers import table as figures
 
-    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
-    from stealthflow.placeholders.detector import Detector
-    from stealthflow.placeholders.recognizers import build_recognizers
-
     records = read_table(path)
     rows, predictions, thresholds = [], [], {}
     for file in files:
@@ -221,13 +223,9 @@ def heldout(path: Path, files: tuple[Path, ...], out: Path | None, real_sets: tu
         judge, _ = chosen_judge(synthetic_and(records, others), others)
         thresholds[name] = (judge.threshold, judge.threshold_others)
         print(f"{name}: thresholds {judge.threshold:.2f} / {judge.threshold_others:.2f}", file=sys.stderr, flush=True)
-        recognizers = [
-            PiiTaggerRecognizer(candidates=judge) if isinstance(recognizer, PiiTaggerRecognizer) else recognizer
-            for recognizer in build_recognizers(models=True)
-        ]
         texts = read_rows(file)
         rows += texts
-        predictions += predict(Detector(recognizers, cache_entries=0), [row["text"] for row in texts])
+        predictions += predict(detector_with(judge, cache_entries=0), [row["text"] for row in texts])
     results = scored_by(rows, predictions, "lang")
     print(figures(results))
     print(type_table(results))

@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from pii_name_candidates import detector_with  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 
 from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_models  # noqa: E402
@@ -239,11 +240,12 @@ def main() -> None:
     args = parser.parse_args()
     judge = shipped_candidate_judge()
     recording = RecordingJudge(judge) if judge else None
-    recognizers = [
-        PiiTaggerRecognizer(candidates=recording) if isinstance(r, PiiTaggerRecognizer) and recording else r
-        for r in build_recognizers(models=True)
-    ]
-    detector, recognizer, config = Detector(recognizers, cache_entries=0), PiiTaggerRecognizer(), ProtectConfig()
+    detector = (
+        detector_with(recording, cache_entries=0)
+        if recording
+        else Detector(build_recognizers(models=True), cache_entries=0)
+    )
+    recognizer, config = PiiTaggerRecognizer(), ProtectConfig()
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
     rows = [row for row in rows if args.all_languages or row.get("lang", "en") == "en"]
     counts: dict[str, Counter[str]] = {key: Counter() for key in ("names", "found", "missed", "masked", "wrong")}

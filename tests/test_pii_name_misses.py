@@ -16,8 +16,6 @@ from test_name_candidates import ENGLISH, SilentTagger, confidence_stump  # noqa
 
 from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge  # noqa: E402
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer  # noqa: E402
-from stealthflow.placeholders.detector import Detector  # noqa: E402
-from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
 
 BELOW = "name candidate: judge below its threshold"
 
@@ -78,11 +76,7 @@ def recorded():
     if shipped_candidate_judge() is None:
         pytest.skip("no name candidates' judge shipped")
     judge = RecordingJudge(shipped_candidate_judge())
-    recognizers = [
-        PiiTaggerRecognizer(candidates=judge) if isinstance(r, PiiTaggerRecognizer) else r
-        for r in build_recognizers(models=True)
-    ]
-    return Detector(recognizers, cache_entries=0), judge
+    return pii_name_candidates.detector_with(judge, cache_entries=0), judge
 
 
 @pytest.mark.parametrize(
