@@ -153,18 +153,19 @@ def pattern_outputs() -> list[str]:
     return lines
 
 
-def compare_outputs(ours: list[str], theirs: list[str]) -> dict:
-    """The counts of `outputs` and the texts whose lines differ (by index: no value is written out)."""
+def compare_outputs(ours: list[str], theirs: list[str], restores: bool) -> dict:
+    """The counts of `outputs` (`restores`: its lines end with whether the text restored whole) or `pattern_outputs`,
+    and the texts whose lines differ (by index: no value is written out)."""
     import hashlib
 
     differing = [index for index, (new, old) in enumerate(zip(ours, theirs, strict=True)) if new != old]
     rows = [json.loads(line) for line in ours]
-    restores = {"restored_whole": sum(row[3] for row in rows)} if rows and len(rows[0]) == 4 else {}  # --stored
+    restored = {"restored_whole": sum(row[3] for row in rows)} if restores else {}
     return {
         "texts": len(ours),
         "spans": sum(len(row[0]) for row in rows),
         "tagger_spans": sum(span[4] == "pii_tagger" for row in rows for span in row[0]),
-        **restores,
+        **restored,
         "sha1_this_checkout": hashlib.sha1("\n".join(ours).encode()).hexdigest(),
         "sha1_before": hashlib.sha1("\n".join(theirs).encode()).hexdigest(),
         "identical": ours == theirs,
@@ -231,7 +232,7 @@ def main() -> None:
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     theirs = json.loads(done.stdout.strip().splitlines()[-1])
     if lines:
-        result = compare_outputs(lines(), theirs)
+        result = compare_outputs(lines(), theirs, restores=corpus == "stored")
         print(json.dumps(result))
     else:
         result = compare(spans_found(corpus), theirs, corpus)
