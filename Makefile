@@ -49,10 +49,10 @@ lint: setup
 # Two test processes (pytest-xdist), one per core, each test on one thread; a test file stays on one
 # process, in order (module fixtures such as the local Ray cluster and the training workspace are shared).
 test: setup browser lint
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 test-fast: setup browser
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile -m "not real_model"
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile --no-loadscope-reorder -m "not real_model"
 
 bench: setup
 	$(PY) benchmarks/backend_throughput.py

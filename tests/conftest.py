@@ -9,6 +9,7 @@ from pathlib import Path
 
 import platformdirs
 import pytest
+import typer.testing
 from hypothesis import settings
 
 # Property tests draw the same examples on every run and machine: CI never depends on what one run happens to draw
@@ -39,6 +40,21 @@ REPO = Path(__file__).resolve().parent.parent
 from placeholder_fixtures import make_protector, protect_config  # noqa: E402 (needs the path above)
 
 from stealthflow.testing.mock_openai import MockOpenAI  # noqa: E402
+
+# typer rebuilds the whole click command tree (every command's signature and type hints) on each CliRunner.invoke: 0.15 s
+# a call, the suite's largest shared cost. Built once per app and shape here (an app given a command later is rebuilt).
+_typer_command = typer.testing._get_command
+_built_commands: dict = {}
+
+
+def _command_once(app):
+    key = (id(app), len(app.registered_commands), len(app.registered_groups))
+    if key not in _built_commands:
+        _built_commands[key] = (app, _typer_command(app))  # the app too: its id stays its own while the entry lives
+    return _built_commands[key][1]
+
+
+typer.testing._get_command = _command_once
 
 
 @pytest.fixture(scope="session")
@@ -99,3 +115,29 @@ def embedded_llm():
     llm = build_llm(ModelConfig(max_new_tokens=96, batch_size=8))
     yield llm
     llm.close()
+
+
+# The files that take longest (seconds on 2 cores, --durations) start first: pytest-xdist hands out whole files in
+# collection order (`--no-loadscope-reorder` in the Makefile), and one of them started last would leave the other
+# process idle for a minute. The rest keep pytest's order.
+SLOWEST_FILES = (
+    "test_batch_ray.py",
+    "test_front_door.py",
+    "test_workflow.py",
+    "test_page_browser.py",
+    "test_readme.py",
+    "test_cli.py",
+    "test_evaluation_real.py",
+    "test_local_anonymizer.py",
+    "test_real_model.py",
+    "test_training.py",
+    "test_memory.py",
+    "test_proxy.py",
+    "test_restore_links.py",
+    "test_workflow_api.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    first = {name: rank for rank, name in enumerate(SLOWEST_FILES)}
+    items.sort(key=lambda item: first.get(item.path.name, len(SLOWEST_FILES)))

@@ -1,4 +1,4 @@
-"""`stealthflow evaluate` end to end on the real embedded SmolLM2-135M: 2 profiles, all methods."""
+"""`stealthflow evaluate` end to end on the real embedded SmolLM2-135M: one profile, all methods."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from stealthflow.llm.cache import ResponseCache
 def test_evaluate_all_methods_on_the_embedded_model(tmp_path, repo):
     config = tmp_path / "tiny.yaml"
     # Tiny budget: the point is that every stage runs for real, not the quality of a 135M model.
-    config.write_text("model:\n  model: embedded\n  max_new_tokens: 24\n  batch_size: 8\n  threads: 1\n")
+    config.write_text("model:\n  model: embedded\n  max_new_tokens: 16\n  batch_size: 8\n  threads: 1\n")
     out = tmp_path / "eval"
     args = [
         "evaluate",
@@ -24,7 +24,7 @@ def test_evaluate_all_methods_on_the_embedded_model(tmp_path, repo):
         "--data",
         str(repo / "data" / "test.jsonl"),
         "--limit",
-        "2",
+        "1",
         "--rounds",
         "1",
         "--methods",
@@ -38,7 +38,7 @@ def test_evaluate_all_methods_on_the_embedded_model(tmp_path, repo):
         rows = {(r["method"], r["attacker"]): r for r in csv.DictReader(handle)}
     assert set(rows) == {(m, "llm") for m in ("original", "ner-mask", "standard", "aa", "stealth")}
     for method in ("ner-mask", "standard", "aa", "stealth"):
-        assert rows[(method, "llm")]["profiles"] == "2"
+        assert rows[(method, "llm")]["profiles"] == "1"
         assert 0.0 <= float(rows[(method, "llm")]["BLEU"]) <= 1.0
     assert (out / "tradeoff.png").stat().st_size > 0 and (out / "attack_accuracy.png").stat().st_size > 0
     # Rerunning the same command repeats no model call: every answer is on disk.

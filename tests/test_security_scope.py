@@ -773,7 +773,7 @@ def test_memory_input_digests_are_keyed_and_forget_removes_them(tmp_path, monkey
     stored = _store_bytes(tmp_path)
     assert hashlib.sha256((line + "\n").encode()).hexdigest().encode() not in stored
     assert b"0151 2345 6789" not in stored and b"ann.lee@mailbox.org" not in stored
-    (keyed,) = [row[0] for row in sqlite3.connect(tmp_path / "m.sqlite").execute("SELECT line FROM line_digests")]
+    (keyed,) = _line_digests(tmp_path)
     assert keyed.encode() in stored
     listed = json.loads(memory("list", "--user", "ann", "--json").stdout)
     assert listed["text"] == "Call me on <PHONE_1>" and listed["metadata"] == {"from": "ann.lee@mailbox.org"}
@@ -781,6 +781,24 @@ def test_memory_input_digests_are_keyed_and_forget_removes_them(tmp_path, monkey
     assert again.stdout == "" and "1 line(s)" in again.stderr  # the keyed digest still resumes
     assert memory("forget", "--user", "ann", "--all").exit_code == 0
     assert keyed.encode() not in _store_bytes(tmp_path)
+
+
+def _line_digests(tmp_path) -> list[str]:
+    with contextlib.closing(sqlite3.connect(tmp_path / "m.sqlite")) as db:
+        return [line for (line,) in db.execute("SELECT line FROM line_digests")]
+
+
+def test_memory_forget_leaves_nothing_in_the_file_while_another_connection_reads_the_store(tmp_path, monkeypatch):
+    """`memory forget` scrubs the store's write-ahead log as the vault's forget does: with another connection open (a
+    service reading the store), the deleted rows' old pages stayed in memory.sqlite until the last connection closed."""
+    memory = _memory_cli(tmp_path, monkeypatch)
+    (tmp_path / "in.jsonl").write_text(json.dumps({"user": "ann", "text": "Call me on 0151 2345 6789"}) + "\n")
+    assert memory("append", "-i", str(tmp_path / "in.jsonl")).exit_code == 0
+    (keyed,) = _line_digests(tmp_path)
+    with contextlib.closing(sqlite3.connect(tmp_path / "m.sqlite")) as reader:
+        assert reader.execute("SELECT count(*) FROM memories").fetchone() == (1,)
+        assert memory("forget", "--user", "ann", "--all").exit_code == 0
+        assert keyed.encode() not in _store_bytes(tmp_path)
 
 
 def test_a_store_with_unkeyed_input_digests_is_rekeyed_on_open_and_still_resumes(tmp_path, monkeypatch):

@@ -644,11 +644,9 @@ def test_stealth_method_on_the_embedded_model(tmp_path, monkeypatch):
     (tmp_path / "post.txt").write_text(
         "Just got back from my shift at the hospital in Leeds, my husband made dinner.\n"
     )
+    # The 135M model rarely writes a readable rewrite: --allow-unchanged accepts a post it leaves unprotected (the
+    # command failing closed without it: test_cli's fake models).
     args = ["anonymize", "post.txt", "--method", "stealth", "--rounds", "1", "--config", "tiny.yaml"]
-    result = cli.invoke(app, args)
-    # The 135M model rarely writes a readable rewrite: then the text is marked unprotected and the
-    # command fails closed, unless the user accepts that.
-    assert result.exit_code == (2 if "not protected" in result.output else 0), result.output
     result = cli.invoke(app, [*args, "--allow-unchanged"])
     assert result.exit_code == 0, result.output
     assert "attacker guesses before / after" in result.output and "occupation" in result.output

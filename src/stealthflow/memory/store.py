@@ -27,7 +27,7 @@ from stealthflow.integrations import hydrate_strings, protect_strings, strings_i
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.scope import RestoreScope
-from stealthflow.placeholders.vault import connect_private
+from stealthflow.placeholders.vault import connect_private, scrub_log
 from stealthflow.sessions import MEMORY_SESSIONS, memory_kind
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class MemoryStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # no page of the old table left in the WAL
+            scrub_log(self._db, "the memory store")  # no page of the old table left in the WAL
 
     def _number_legacy_memories(self) -> None:
         """A store of an earlier version (no `number` column): each memory numbered with its id, each user counting on
@@ -519,6 +519,7 @@ class MemoryStore:
                 if named := _named(*row):
                     self.protector.vault.forget_placeholders(self.protector.config.user, session, named, kept)
             self._db.execute("DELETE FROM line_digests WHERE memory_id NOT IN (SELECT id FROM memories)")
+            scrub_log(self._db, "the memory store")  # not left in the file while another connection is open
             self._matrices.pop(user, None)
         return removed
 

@@ -1127,18 +1127,12 @@ class Vault:
     def _scrub(self, vacuum: bool = False) -> None:
         """Leave no deleted or overwritten row in the vault's files: copy the write-ahead log into the file and truncate
         it (its old frames hold rows as they were before), after rebuilding the file if `vacuum` (free pages and
-        slack of a file whose every value was rewritten). A checkpoint running meanwhile (the `_Checkpoints` thread,
-        another process's) is waited for, a few seconds at most; a reader in another process can keep the log from
-        being truncated longer: that is logged, and forgetting again once it stops scrubs it."""
+        slack of a file whose every value was rewritten) (`scrub_log`; a checkpoint of the `_Checkpoints` thread is
+        waited for)."""
         with self._lock:
             if vacuum:
                 self._db.execute("VACUUM")
-            for _ in range(_SCRUB_TRIES):
-                busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-                if not busy:
-                    return
-                time.sleep(0.05)
-        log.warning("another process reads the vault: its write-ahead log still holds deleted rows until it stops")
+            scrub_log(self._db, "the vault")
 
     def count(self, user: str | None = None) -> int:
         with self._lock:
@@ -1210,7 +1204,21 @@ def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: Sequen
         yield from db.execute(query.format(",".join("?" * len(chunk))), (*params, *chunk))
 
 
-_SCRUB_TRIES = 100  # of a checkpoint that truncates the log, 50 ms apart (`Vault._scrub`)
+_SCRUB_TRIES = 100  # of a checkpoint that truncates the log, 50 ms apart (`scrub_log`)
+
+
+def scrub_log(db: sqlite3.Connection, what: str) -> None:
+    """Copy a WAL-mode file's write-ahead log into the file and truncate it, so rows just deleted (overwritten with zeros
+    under `secure_delete`) are gone from both. Closing the last connection does this too, but another connection open
+    meanwhile (another process's, or one not yet collected) keeps the file's old pages there until then. A checkpoint
+    running meanwhile is waited for, a few seconds at most; a reader in another process can keep the log from being
+    truncated longer: that is logged, and forgetting again once it stops scrubs it."""
+    for _ in range(_SCRUB_TRIES):
+        busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if not busy:
+            return
+        time.sleep(0.05)
+    log.warning("another process reads %s: its write-ahead log still holds deleted rows until it stops", what)
 
 
 class _Checkpoints:

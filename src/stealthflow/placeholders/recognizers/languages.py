@@ -107,6 +107,7 @@ def listed(code: str, key: str) -> tuple[str, ...]:
     return tuple(language_file(code)[key])
 
 
+@cache  # each recognizer instance builds its patterns from the same few word lists
 def one_of(words: tuple[str, ...], gap: str = _GAP) -> str:
     """An alternation of literal words or phrases, the longer of two with a common start tried first, a space
     matching `gap` (any run of spaces; `re` and `regex` read it alike). Factored on common starts ("pin",
