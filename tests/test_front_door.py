@@ -230,9 +230,9 @@ def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
 
 
 def test_commands_find_the_bundled_data_from_any_directory(home, tmp_path):
-    result = run(["attacker", "eval", "--limit", "3", "--no-cache"], home, tmp_path)
+    result = run(["attacker", "eval", "--limit", "2", "--no-cache"], home, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "data/test.jsonl (3 profiles)" in result.stdout
+    assert "data/test.jsonl (2 profiles)" in result.stdout
     assert not [p for p in tmp_path.rglob("*") if p.suffix in (".jsonl", ".json")]  # nothing written where it ran
 
 
