@@ -42,7 +42,7 @@ from placeholder_fixtures import make_protector, protect_config  # noqa: E402 (n
 from stealthflow.testing.mock_openai import MockOpenAI  # noqa: E402
 
 # typer rebuilds the whole click command tree (every command's signature and type hints) on each CliRunner.invoke: 0.15 s
-# a call, the suite's largest shared cost. Built once per app and shape here (an app given a command later is rebuilt).
+# a call in every test that runs a command. Built once per app and shape here (an app given a command later is rebuilt).
 _typer_command = typer.testing._get_command
 _built_commands: dict = {}
 

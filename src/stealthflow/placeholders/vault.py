@@ -1125,10 +1125,9 @@ class Vault:
             )
 
     def _scrub(self, vacuum: bool = False) -> None:
-        """Leave no deleted or overwritten row in the vault's files: copy the write-ahead log into the file and truncate
-        it (its old frames hold rows as they were before), after rebuilding the file if `vacuum` (free pages and
-        slack of a file whose every value was rewritten) (`scrub_log`; a checkpoint of the `_Checkpoints` thread is
-        waited for)."""
+        """Leave no deleted or overwritten row in the vault's files (`scrub_log`: the write-ahead log's old frames hold
+        rows as they were before), after rebuilding the file if `vacuum` (free pages and slack of a file whose every
+        value was rewritten)."""
         with self._lock:
             if vacuum:
                 self._db.execute("VACUUM")
