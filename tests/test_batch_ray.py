@@ -60,11 +60,11 @@ def _parts(folder: Path) -> list[dict]:
 
 
 def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(cluster, tmp_path):
-    records = _corpus(tmp_path / "in.jsonl", 48)  # 7 blocks of 0.05 MB
+    records, block_mb = _corpus(tmp_path / "in.jsonl", 48), 0.05  # 7 blocks
     out = tmp_path / "out"
     command = cli_command(
         "batch", "protect", str(tmp_path / "in.jsonl"), "-o", str(out), "-s", "job", "--workers", "2",
-        "--block-mb", "0.05", "--ray-address", cluster,
+        "--block-mb", str(block_mb), "--ray-address", cluster,
     )  # fmt: skip
     first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     manifest, deadline = out / "manifest.jsonl", time.monotonic() + 600  # a loaded machine: actors start slowly
@@ -75,7 +75,7 @@ def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(
         time.sleep(0.02)
     assert first.wait(60) == -signal.SIGKILL, first.stderr.read().decode()[-2000:]
     done_before = manifest.read_text().count('"block"')
-    total = len(list(range(0, (tmp_path / "in.jsonl").stat().st_size, int(0.05 * 1024 * 1024))))
+    total = len(list(range(0, (tmp_path / "in.jsonl").stat().st_size, int(block_mb * 1024 * 1024))))
     assert 2 <= done_before < total
 
     # A resume may resize the pools; one actor holding both CPUs still reads its blocks (no read task waits for a CPU).
