@@ -7,6 +7,7 @@ value counts).
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_languages.jsonl --by lang
     python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
     python benchmarks/pii_registers.py FILE --session   # the texts in one session: values masked again too
+    python benchmarks/pii_registers.py FILE --protected   # each text in a session of its own, as protect masks it
     python benchmarks/pii_registers.py FILE --by lang --types   # and per type: found, right, clean texts flagged
     python benchmarks/pii_registers.py FILE --case lower   # texts and values lower-cased (or upper-cased) first
 
@@ -36,9 +37,10 @@ from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
 
 
-def predict_in_session(detector: Detector, texts: list[str]) -> list[list[Span]]:
+def predict_in_session(detector: Detector, texts: list[str], one_session: bool = True) -> list[list[Span]]:
     """What `protect` masks in `texts` sent in file order in one session (a fresh vault and key in a temporary
-    directory): each text's spans and the session's values found again in it."""
+    directory): each text's spans and the session's values found again in it; not `one_session`: each text in a
+    session of its own (its spans and its values found again in the rest of it)."""
     from stealthflow.pipeline.protector import Protector, open_vault
     from stealthflow.placeholders.policy import ProtectConfig
 
@@ -47,7 +49,12 @@ def predict_in_session(detector: Detector, texts: list[str]) -> list[list[Span]]
         config = ProtectConfig(vault_path=Path(tmp) / "vault.sqlite", key_source="env", llm_extractor=False)
         protector = Protector(config, open_vault(config), detector)
         try:
-            return [[(s.start, s.end, s.type) for s in p.spans] for p in protector.protect_many(texts, "benchmark")]
+            batches = [texts] if one_session else [[text] for text in texts]
+            return [
+                [(s.start, s.end, s.type) for s in p.spans]
+                for number, batch in enumerate(batches)
+                for p in protector.protect_many(batch, "benchmark" if one_session else f"text-{number}")
+            ]
         finally:
             protector.close()
 
@@ -166,6 +173,9 @@ def main() -> None:
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
+    parser.add_argument(
+        "--protected", action="store_true", help="protect each text in a session of its own (values found again in it)"
+    )
     parser.add_argument("--case", choices=("lower", "upper"), help="lower-case or upper-case texts and values first")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
@@ -177,7 +187,11 @@ def main() -> None:
     if args.case:
         rows = [recased(row, args.case) for row in rows]
     detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
-    predictions = (predict_in_session if args.session else predict)(detector, [row["text"] for row in rows])
+    texts = [row["text"] for row in rows]
+    if args.session or args.protected:
+        predictions = predict_in_session(detector, texts, one_session=args.session)
+    else:
+        predictions = predict(detector, texts)
     results = scored_by(rows, predictions, args.by)
     if args.misses:
         print_misses(rows, predictions, lambda row: row.get(args.by))

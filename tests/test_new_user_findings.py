@@ -90,15 +90,19 @@ def test_a_brand_is_no_health_condition_but_a_condition_named_like_a_brand_is(de
 
 
 def test_explain_says_what_decided_a_health_span(tmp_path):
-    """The reason names the word that decided: StepChange is kept for the "with" before it, not as a medical word (the
-    HEALTH context model of pii_health_t30.md drops it in "Debt management plan with StepChange - worth it?")."""
-    text = "Debt plan with StepChange - has anyone done it?"
+    """The reason names what decided, each check in turn: the health filter's medical word, the verifiers' and the
+    health reader's scores. "Debt plan with StepChange" (a debt charity, once masked as HEALTH for the "with" before
+    it) is read as no one's health."""
+    text = "Living with ulcerative colitis since 2019, any tips?"
     row = protect_command(tmp_path, text, tagger=True)
-    reasons = [span["reason"] for span in row["spans"] if span["type"] == "HEALTH"]
-    assert reasons and all("after 'with'" in reason for reason in reasons), row["spans"]
+    [reason] = [span["reason"] for span in row["spans"] if span["type"] == "HEALTH"]
+    assert "a medical word in it ('colitis')" in reason and "health reader verifier" in reason, reason
     (tmp_path / "again").mkdir()
     explained = " ".join(run_protect(tmp_path / "again", text, True, "--explain").stderr.split())
-    assert "health filter: after 'with'" in explained
+    assert "health filter: a medical word in it ('colitis')" in explained
+    (tmp_path / "charity").mkdir()
+    charity = protect_command(tmp_path / "charity", "Debt plan with StepChange - has anyone done it?", tagger=True)
+    assert not [span for span in charity["spans"] if span["type"] == "HEALTH"]
 
 
 @pytest.mark.parametrize(

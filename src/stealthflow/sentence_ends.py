@@ -77,3 +77,31 @@ def _abbreviation_before() -> re.Pattern[str]:
         rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations', 'street_words')})$"  # "al.", "ul."
         rf"|(?i:{street_endings})$"  # "Hauptstr."
     )
+
+
+WORD_REACH = 12  # characters a word takes on average: how far `local_piece` reads for a window of words
+SENTENCE_REACH = (
+    1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
+)
+
+
+def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int:
+    """Where the sentence holding `position` starts: after the last ".", "!", "?" or newline before it,
+    at most `reach` characters back (each span's rules read its sentence: an unbounded one made
+    a megabyte without full stops cost its length per span)."""
+    low = max(0, position - reach)
+    return max(max(text.rfind(mark, low, position) for mark in ".!?\n") + 1, low)
+
+
+def sentence_end(text: str, end: int, reach: int = SENTENCE_REACH) -> re.Match[str] | None:
+    """What ends the sentence going on at `end`, within `reach` characters (`sentence_ends`; None: the text ends first, or
+    the reach)."""
+    return next(sentence_ends(text, end, end + reach), None)
+
+
+def local_piece(text: str, start: int, end: int, window: int) -> tuple[int, int]:
+    """Where the text a span is scored on starts and ends: the span's sentence, at most `window` words'
+    reach on either side."""
+    reach = window * WORD_REACH
+    stop = sentence_end(text, end, reach)
+    return sentence_start(text, start, reach), stop.start() if stop else min(len(text), end + reach)

@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.route import may_be_english
-from stealthflow.pii_tagger.verifier import Candidate, Kind
-from stealthflow.placeholders.recognizers.sentences import sentence_end, sentence_start
 from stealthflow.resources import resource_dir
+from stealthflow.sentence_ends import local_piece
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-_REACH = 12  # characters a window's word may take on average: the piece of text read on either side
 _NEAR = 2  # the words nearest the span on either side are terms of their own too ("with" before, "is" after)
 CONTEXT_FILE = "pii-tagger/health_context.json"
 
@@ -39,14 +38,6 @@ def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
     piece once."""
     low, high = local_piece(text, start, end, window)
     return _span_terms(text, start, end, window, low, high) + _text_terms(text, low, high)
-
-
-def local_piece(text: str, start: int, end: int, window: int) -> tuple[int, int]:
-    """Where the text a span is scored on starts and ends: the span's sentence (sentences.py), at most `window` words'
-    reach on either side."""
-    reach = window * _REACH
-    stop = sentence_end(text, end, reach)
-    return sentence_start(text, start, reach), stop.start() if stop else min(len(text), end + reach)
 
 
 def _span_terms(text: str, start: int, end: int, window: int, low: int, high: int) -> list[str]:

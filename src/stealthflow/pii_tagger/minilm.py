@@ -130,26 +130,31 @@ class MiniLMRuntime:
             for number in range(layers)
         ]
         self._classifier = linear("classifier") if "classifier.weight" in w else None
+        self.tags = 0 if self._classifier is None else self._classifier[1].shape[0]  # the head's outputs
 
     def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
         """Per window (word-piece ids, ignored word shapes): probabilities[pieces, tags] (float32)."""
         with _blas().limit(limits=1, user_api="blas"):
             return [self._window(ids) for ids, _ in windows]
 
+    def padded_probabilities(self, windows: list[np.ndarray], batch: int = 16) -> list[np.ndarray]:
+        """`probabilities` of windows of word-piece ids read together, padded (a padded piece is masked out of
+        attention): the same figures, in fewer and larger products."""
+        out: list[np.ndarray] = [np.zeros((0, 0), np.float32)] * len(windows)
+        with _blas().limit(limits=1, user_api="blas"):
+            for chunk, ids, real in _padded_batches(windows, batch):
+                states = self._hidden(ids, real)
+                for row, n in enumerate(chunk):
+                    out[n] = _softmax(self._linear(states[row, : len(windows[n])], self._classifier))
+        return out
+
     def vectors(self, windows: list[np.ndarray], batch: int = 64) -> np.ndarray:
         """Per window of word-piece ids, its sentence embedding as sentence-transformers pools all-MiniLM-L6-v2:
         the mean of the last layer over every token, L2-normalised ([windows, 384] float32). Windows of similar
         length are read together, padded (a padded piece is masked out of attention and of the mean)."""
-        order = sorted(range(len(windows)), key=lambda n: len(windows[n]))
         pooled = np.zeros((len(windows), self._words.shape[1]), np.float32)
         with _blas().limit(limits=1, user_api="blas"):
-            for first in range(0, len(order), batch):
-                chunk = order[first : first + batch]
-                width = max(len(windows[n]) for n in chunk)
-                ids = np.zeros((len(chunk), width), np.int64)
-                real = np.zeros((len(chunk), width), bool)
-                for row, n in enumerate(chunk):
-                    ids[row, : len(windows[n])], real[row, : len(windows[n])] = windows[n], True
+            for chunk, ids, real in _padded_batches(windows, batch):
                 states = self._hidden(ids, real)
                 pooled[chunk] = (states * real[..., None]).sum(axis=1) / real.sum(axis=1, keepdims=True)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
@@ -198,6 +203,20 @@ class MiniLMRuntime:
         return x
 
 
+def _padded_batches(windows: list[np.ndarray], batch: int):
+    """Windows of similar length in batches of `batch`: (their indices, word-piece ids [batch, width] padded with 0,
+    which pieces are real)."""
+    order = sorted(range(len(windows)), key=lambda n: len(windows[n]))
+    for first in range(0, len(order), batch):
+        chunk = order[first : first + batch]
+        width = max(len(windows[n]) for n in chunk)
+        ids = np.zeros((len(chunk), width), np.int64)
+        real = np.zeros((len(chunk), width), bool)
+        for row, n in enumerate(chunk):
+            ids[row, : len(windows[n])], real[row, : len(windows[n])] = windows[n], True
+        yield chunk, ids, real
+
+
 _LAYER = {  # MiniLMRuntime's part -> its weights' name within an encoder layer
     "query": "attention.self.query",
     "key": "attention.self.key",
@@ -208,6 +227,22 @@ _LAYER = {  # MiniLMRuntime's part -> its weights' name within an encoder layer
     "output": "output.dense",
     "output_norm": "output.LayerNorm",
 }
+
+
+def minilm_with(trained: dict[str, np.ndarray], layers: int | None, source: object) -> MiniLMRuntime:
+    """The packaged MiniLM with a model's saved layers and head (`trained`, by transformers' names) in place of its
+    own, running its bottom `layers` (None: all). `source` names the model in errors."""
+    state = base_weights()
+    head = {"classifier.weight", "classifier.bias"}
+    unknown = sorted(set(trained) - set(state) - head)
+    if unknown or head - set(trained):
+        raise ValueError(f"{source}: weights this model does not have, or no head: {unknown[:3]}")
+    mismatched = sorted(name for name in set(trained) - head if trained[name].shape != state[name].shape)
+    if mismatched:
+        raise ValueError(f"{source}: weights of another shape than the packaged MiniLM's: {mismatched[:3]}")
+    state.update(trained)
+    settings = base_config()
+    return MiniLMRuntime(state, settings, layers or settings["num_hidden_layers"])
 
 
 @cache

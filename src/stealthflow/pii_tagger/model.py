@@ -23,7 +23,7 @@ import numpy as np
 
 from stealthflow.load_once import load_once
 from stealthflow.pii_tagger.embedding_source import embedding_source
-from stealthflow.pii_tagger.minilm import MiniLMRuntime, base_config, base_weights
+from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with
 from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
 from stealthflow.pii_tagger.runtime import ConvRuntime
 from stealthflow.pii_tagger.shape import StudentShape
@@ -325,19 +325,10 @@ def _runtime_probabilities(model: ConvRuntime | MiniLMRuntime, windows: list, pi
 
 def _minilm_runtime(directory: Path, meta: dict, trained: dict[str, np.ndarray]) -> MiniLMRuntime:
     """A MiniLM tagger's saved layers and head (`trained`) on top of the packaged MiniLM, in numpy."""
-    state = base_weights()
-    head = {"classifier.weight", "classifier.bias"}
-    unknown = sorted(set(trained) - set(state) - head)
-    if unknown or head - set(trained):
-        raise ValueError(f"{directory}: weights this model does not have, or no head: {unknown[:3]}")
-    mismatched = sorted(name for name in set(trained) - head if trained[name].shape != state[name].shape)
-    if mismatched:
-        raise ValueError(f"{directory}: weights of another shape than the packaged MiniLM's: {mismatched[:3]}")
-    state.update(trained)
-    if state["classifier.weight"].shape[0] != len(bio_labels(meta["labels"])):
+    runtime = minilm_with(trained, meta.get("layers"), directory)
+    if runtime.tags != len(bio_labels(meta["labels"])):
         raise ValueError(f"{directory}: the head does not match the labels of {CARD_DATA}")
-    settings = base_config()
-    return MiniLMRuntime(state, settings, meta.get("layers") or settings["num_hidden_layers"])
+    return runtime
 
 
 @single_threaded_in_workers

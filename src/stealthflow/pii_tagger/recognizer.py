@@ -30,6 +30,7 @@ from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_m
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
+from stealthflow.pii_tagger.health_reader import HealthReader, shipped_health_readers
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
@@ -76,15 +77,15 @@ class PiiTaggerRecognizer(Recognizer):
         directory: str | None = None,
         tagger: SpanTagger | None = None,
         verifiers: dict[str, Verifier] | None = None,
-        gates: tuple[ContextModel, ...] | None = None,
+        gates: tuple[ContextModel | HealthReader, ...] | None = None,
         candidates: CandidateJudge | None = None,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
-        HEALTH spans the verifiers keep by their context (context_model.py; default: the shipped one for a loaded tagger
-        without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
+        HEALTH spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones
+        for a loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
         in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
         self.directory = directory
         self._tagger = tagger
@@ -109,12 +110,12 @@ class PiiTaggerRecognizer(Recognizer):
         return shipped_verifiers()
 
     @property
-    def gates(self) -> tuple[ContextModel, ...]:
-        """What drops the HEALTH spans the verifiers keep that read as health talk in general (context_model.py): the
-        ones given, else the shipped one unless verifiers or a tagger were given."""
+    def gates(self) -> tuple[ContextModel | HealthReader, ...]:
+        """What drops the HEALTH spans the verifiers keep that read as health talk in general (context_model.py,
+        health_reader.py): the ones given, else the shipped ones unless verifiers or a tagger were given."""
         if self._gates is not None or self._verifiers is not None or self._tagger is not None:
             return self._gates or ()
-        return shipped_context_models()
+        return (*shipped_context_models(), *shipped_health_readers())
 
     @property
     def candidates(self) -> CandidateJudge | None:
@@ -398,7 +399,7 @@ class PiiTaggerRecognizer(Recognizer):
 
 
 def _verified(
-    verifiers: list[Verifier | ContextModel],
+    verifiers: list[Verifier | ContextModel | HealthReader],
     texts: list[str],
     found: list[list[Span]],
     settled: list[set[tuple[int, int, str]]],

@@ -19,15 +19,14 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache, partial
 from itertools import accumulate, islice
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
+from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.filters.address import STREET
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, WORK
 from stealthflow.pii_tagger.filters.finance import AMOUNT, MONEY, OWNED_MONEY
@@ -445,22 +444,6 @@ def _secret_word() -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?i:{entries_alternation(words)})(?!\w)")
 
 
-class Kind(NamedTuple):
-    """A verified label: its features' names, the function that computes them, the word its reason names it by (and
-    its weights file by: `data/pii-tagger/<word>_verifier.json`), and the features (0 or 1) that keep a span unscored
-    when one is set (`settling`: neither fitted nor scored)."""
-
-    features: tuple[str, ...]
-    compute: Callable[..., list[float]]
-    word: str
-    settling: tuple[str, ...] = ()
-
-    @property
-    def weights(self) -> str:
-        """Its weights file, under the data directory."""
-        return f"pii-tagger/{self.word}_verifier.json"
-
-
 KINDS = {
     "REAL_NAME": Kind(NAME_FEATURES, name_features, "name"),
     **{label: Kind(SPAN_FEATURES, partial(span_features, label), label.lower()) for label in _TALK_WORDS},
@@ -469,18 +452,6 @@ KINDS = {
     # the fitted verifier dropped 3 right and 3 wrong spans of those, no gain.
     "CREDENTIAL": Kind(VALUE_FEATURES, partial(value_features, "CREDENTIAL"), "credential", ("agreed", "cue")),
 }
-
-
-class Candidate(NamedTuple):
-    """A span the tagger keeps, as a verifier reads it: text[start:end], the tagger's confidence, the languages the
-    text may be in, and whether a pattern recognizer found a span of its type there too."""
-
-    text: str
-    start: int
-    end: int
-    confidence: float
-    languages: frozenset[str]
-    agreed: bool
 
 
 @dataclass(frozen=True)

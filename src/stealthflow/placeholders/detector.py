@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from stealthflow.pii_tagger.health_reader import kept_by_health_reader, one_reading
 from stealthflow.placeholders.cells import within_values
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import (
@@ -130,7 +131,12 @@ class Detector:
     @property
     def uses_models(self) -> bool:
         """Whether detection runs a model (the tagger, the LLM extractor): tens of ms per KB."""
-        return self.extractor is not None or any(recognizer.model_backed for recognizer in self.recognizers)
+        return self.extractor is not None or self.uses_tagger
+
+    @property
+    def uses_tagger(self) -> bool:
+        """Whether a model-backed recognizer (the PII tagger) is among its recognizers."""
+        return any(recognizer.model_backed for recognizer in self.recognizers)
 
     def deterministic(self, text: str) -> list[Span]:
         return self.deterministic_many([text])[0]
@@ -139,6 +145,11 @@ class Detector:
         return self._deterministic(texts)[0]
 
     def _deterministic(self, texts: list[str], models: bool = True) -> tuple[list[list[Span]], list[Reading]]:
+        """`_found`, each piece of text the health reader reads (pattern matches and the tagger's spans) read once."""
+        with one_reading():
+            return self._found(texts, models)
+
+    def _found(self, texts: list[str], models: bool) -> tuple[list[list[Span]], list[Reading]]:
         """The recognizers' spans, found on a normalised shadow of each text (format characters
         dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text,
         and how each text is read (its pieces' languages). Each recognizer gets the batch's texts (the model-backed
@@ -158,6 +169,8 @@ class Detector:
             with words_kept():
                 for recognizer in patterns:
                     self._run(recognizer, normalised, readings, found, read_in)
+        if models and self.uses_tagger:
+            found = self._read_health(normalised, found)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
         # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
@@ -179,6 +192,15 @@ class Detector:
             for spans, (_, offsets) in zip(found, shadows, strict=True)
         ]
         return spans, readings
+
+    def _read_health(self, texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
+        """`found` without the HEALTH matches of the English pattern recognizers (`read_by_health_reader`) that the
+        health reader reads as health talk in general (pii_tagger/health_reader.py), as it reads the tagger's: run with
+        the tagger only, so a detector without models stays without them. Before the tagger's pass: a dropped match
+        settles nothing."""
+        gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_health_reader}
+        read = kept_by_health_reader(texts, [[s for s in spans if s.source in gated] for spans in found])
+        return [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
 
     @staticmethod
     def _run(

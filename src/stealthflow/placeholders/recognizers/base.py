@@ -22,6 +22,8 @@ class Recognizer:
     name: ClassVar[str]
     type: ClassVar[str]
     model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
+    # Its HEALTH matches are read by the health reader when the detector runs the tagger (detector.py).
+    read_by_health_reader: ClassVar[bool] = False
     # The languages of the texts it reads (`placeholders/language.py`); None: every text, whatever its language.
     languages: ClassVar[frozenset[str] | None] = None
     # Whether it also reads the other texts, keeping there the spans that follow one of its names (`named_at`).

@@ -634,7 +634,10 @@ class EnglishConditionRecognizer(ConditionRecognizer):
     value and no flag; on the six languages' texts (whose sentences it cannot read) it lost 3 HEALTH values. A personal
     word opening a report of what the writer read or heard (`hearsay` of data/languages/en.yaml: "Chemo is expensive in
     general, I read") is none: on pii-heldout-k..r,u's English texts in one session (benchmarks/pii_registers.py
-    --session) and on c..j's no span changes (HEALTH 268 of 363 and 227 of 319 found, before and after)."""
+    --session) and on c..j's no span changes (HEALTH 268 of 363 and 227 of 319 found, before and after). With the
+    tagger, its matches are read by the health reader (detector.py)."""
+
+    read_by_health_reader = True
 
     def conditions(self) -> tuple[str, ...]:
         """`conditions`, and the medicines and treatments the PII tagger learnt (`tagger_medications`, without their

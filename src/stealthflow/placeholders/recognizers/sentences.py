@@ -13,25 +13,12 @@ from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
 from stealthflow.resources import data_yaml
-from stealthflow.sentence_ends import initial_before, sentence_ends
-
-SENTENCE_REACH = (
-    1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
+from stealthflow.sentence_ends import (
+    SENTENCE_REACH,
+    initial_before,
+    sentence_end,
+    sentence_start,
 )
-
-
-def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int:
-    """Where the sentence holding `position` starts: after the last ".", "!", "?" or newline before it,
-    at most `reach` characters back (each span's rules read its sentence: an unbounded one made
-    a megabyte without full stops cost its length per span)."""
-    low = max(0, position - reach)
-    return max(max(text.rfind(mark, low, position) for mark in ".!?\n") + 1, low)
-
-
-def sentence_end(text: str, end: int, reach: int = SENTENCE_REACH) -> re.Match[str] | None:
-    """What ends the sentence going on at `end`, within `reach` characters (`stealthflow.sentence_ends`; None: the text
-    ends first, or the reach)."""
-    return next(sentence_ends(text, end, end + reach), None)
 
 
 def sentence_around(text: str, start: int, end: int, reach: int = SENTENCE_REACH) -> str:

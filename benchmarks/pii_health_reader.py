@@ -1,0 +1,91 @@
+"""The HEALTH gates side by side on annotated text: the HEALTH spans the tagger keeps with its verifiers and no gate
+(English rows of `pii_registers.py` files), scored by the context model (pii_tagger/context_model.py) and by the
+health reader (pii_tagger/health_reader.py), and what each keeps at each threshold: spans kept, right (overlapping an
+annotated value), wrong, and texts without personal data flagged by a HEALTH span. The tagger's spans only: the
+pattern recognizers' HEALTH matches, which the reader gates too, and the shipped threshold's choice are the whole
+detector's (`pii_registers.py`, benchmarks/results/pii_health_reader.md).
+
+    python benchmarks/pii_health_reader.py FILE [FILE ...] [--reader DIR] [--out STEM]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from result_files import add_out_options, refuse_overwrite, result_stem, write_results  # noqa: E402
+from tables import table  # noqa: E402
+
+from stealthflow.pii_tagger.candidate import Candidate  # noqa: E402
+from stealthflow.pii_tagger.context_model import shipped_context_models  # noqa: E402
+from stealthflow.pii_tagger.health_reader import read_health_reader, shipped_health_readers  # noqa: E402
+from stealthflow.pii_tagger.training.health_reader import health_examples  # noqa: E402
+
+THRESHOLDS = [round(0.05 * n, 2) for n in range(0, 20)]
+
+
+def kept(examples: list[dict], scores: list[float], threshold: float) -> dict:
+    spans = [e for e, s in zip(examples, scores, strict=True) if s >= threshold]
+    right = sum(e["personal"] for e in spans)
+    return {
+        "threshold": threshold,
+        "kept": len(spans),
+        "right": right,
+        "wrong": len(spans) - right,
+        "clean_texts_flagged": len({e["group"] for e in spans if e["clean"]}),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--reader", type=Path, help="a health reader's directory (default: the shipped one)")
+    add_out_options(parser, "pii_health_reader_gates")
+    args = parser.parse_args()
+    stem = result_stem(args.out, "pii_health_reader_gates")
+    refuse_overwrite(stem, args.force)
+    reader = read_health_reader(args.reader) if args.reader else shipped_health_readers()[0]
+    examples = health_examples(args.files, [])
+    candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in examples]
+    gates = {
+        "context model": shipped_context_models()[0].judge_many(candidates),
+        "reader": reader.judge_many(candidates),
+    }
+    rows = {name: [kept(examples, scores, t) for t in THRESHOLDS] for name, scores in gates.items()}
+    ungated = kept(examples, [1.0] * len(examples), 0.0)
+    result = {
+        "files": [str(f) for f in args.files],
+        "reader": str(args.reader or "shipped"),
+        "clean_texts": len({e["group"] for e in examples if e["clean"]}),
+        "ungated": ungated,
+        "by_threshold": rows,
+        "shipped": {"context model": shipped_context_models()[0].threshold, "reader": reader.threshold},
+    }
+    lines = [
+        f"# HEALTH gates on {', '.join(f.name for f in args.files)}",
+        "",
+        f"HEALTH spans the tagger keeps without a gate: {ungated['kept']} ({ungated['right']} right); texts without "
+        f"personal data among those holding one: {result['clean_texts']}. Reader: {result['reader']}.",
+        "",
+        *table(
+            ["gate", "threshold", "kept", "right", "wrong", "clean texts flagged"],
+            [
+                [name, f"{r['threshold']:.2f}", *(str(r[k]) for k in ("kept", "right", "wrong", "clean_texts_flagged"))]
+                for name, by in rows.items()
+                for r in by
+            ],
+        ),
+    ]
+    written = write_results(
+        stem, {".json": json.dumps(result, indent=1) + "\n", ".md": "\n".join(lines) + "\n"}, args.force
+    )
+    print("\n".join(lines[:3]))
+    print(f"wrote {written}.json and .md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Whose health a HEALTH span is, read by MiniLM: the packaged all-MiniLM-L6-v2 with its top layers and a token head
+fine-tuned (`stealthflow tagger health-reader`, pii_tagger/training/health_reader.py) on the HEALTH spans the tagger
+keeps in annotated text, each span's word pieces labelled a private person's health ("my son's asthma", "I was
+diagnosed with") or not (health talk in general, advice, a public figure's illness, an animal's). A span's score is
+the mean probability of its word pieces.
+
+It gates HEALTH spans after the label's verifier, in texts read as English only (the model reads English): a span
+scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence
+only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own condition is masked.
+Shipped in `models/pii-health-reader/` (reader.json: the window, the threshold and how it was chosen;
+reader.safetensors: the trained layers and head).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from stealthflow.pii_tagger.candidate import Candidate, Kind
+from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
+from stealthflow.pii_tagger.route import may_be_english
+from stealthflow.placeholders.types import Span
+from stealthflow.resources import resource_dir
+from stealthflow.sentence_ends import local_piece
+
+READER_DIR = "pii-health-reader"
+CARD = "reader.json"
+WEIGHTS = "reader.safetensors"
+MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
+ENGLISH_ONLY = frozenset({"en"})
+# Pieces of text read in one call at most (~4 ms each): a crafted megabyte of distinct health sentences costs at most
+# about a second more; the spans past them are kept, masked, unscored (None).
+MAX_READS = 256
+_READ: ContextVar[dict | None] = ContextVar("health_reader_read", default=None)  # see `one_reading`
+
+
+@dataclass(frozen=True)
+class HealthReader:
+    """The probability that a HEALTH span states a private person's health, and the score a span must reach in a text
+    read as English (`threshold`; 0: not scored). Scores spans as a verifier does (`least`, `judge_many`), so that
+    recognizer.py gates with it as with one."""
+
+    runtime: MiniLMRuntime
+    window: int
+    threshold: float
+    label = "HEALTH"
+    kind = Kind(("reader",), None, "health reader", (f"past the {MAX_READS} sentences it reads in one call",))
+
+    def least(self, languages: frozenset[str]) -> float:
+        return self.threshold if may_be_english(languages) else 0.0
+
+    def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
+        """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
+        in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
+        for a span whose piece is past the first `MAX_READS` new ones."""
+        words = vocabulary()
+        memo = _READ.get()
+        read = (
+            memo.setdefault(id(self), {}) if memo is not None else {}
+        )  # piece -> (its pieces' offsets, probabilities)
+        unread: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
+        spans = []
+        for c in candidates:
+            low, high = local_piece(c.text, c.start, c.end, self.window)
+            piece = c.text[low:high]
+            if piece not in read and piece not in unread and len(unread) < MAX_READS:
+                encoding = words.tokenizer.encode(piece, add_special_tokens=False)
+                window = np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep])
+                unread[piece] = (window, encoding.offsets[:MAX_PIECES])
+            spans.append((piece, c.start - low, c.end - low))
+        probabilities = self.runtime.padded_probabilities([window for window, _ in unread.values()])
+        for (piece, (_, offsets)), found in zip(unread.items(), probabilities, strict=True):
+            read[piece] = (offsets, found)
+        scores = []
+        for piece, start, end in spans:
+            if piece not in read:
+                scores.append(None)
+                continue
+            offsets, found = read[piece]
+            inside = [n + 1 for n, (a, b) in enumerate(offsets) if b > a and a < end and start < b]
+            scores.append(float(found[inside, 1].mean()) if inside else 1.0)  # a span cut off: kept
+        return scores
+
+
+@contextmanager
+def one_reading() -> Iterator[None]:
+    """Within it (one detection call: the pattern recognizers' HEALTH matches and the tagger's HEALTH spans often share
+    a sentence), each reader reads a piece of text once; nothing read is kept after it, so no call's time depends on
+    another's text."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
+def read_health_reader(directory: Path) -> HealthReader:
+    from safetensors.numpy import load_file
+
+    card = json.loads((directory / CARD).read_text(encoding="utf-8"))
+    runtime = minilm_with(load_file(str(directory / WEIGHTS)), card.get("layers"), directory)
+    if runtime.tags != 2:
+        raise ValueError(f"{directory}: a head of two outputs (not, a person's health) was expected")
+    return HealthReader(runtime, card["window"], card["threshold"])
+
+
+@cache
+def shipped_health_readers() -> tuple[HealthReader, ...]:
+    """The health reader shipped in models/, if any (one, or none)."""
+    directory = resource_dir("models") / READER_DIR
+    return (read_health_reader(directory),) if (directory / CARD).exists() else ()
+
+
+def kept_by_health_reader(texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
+    """The spans of each text (English HEALTH matches of a pattern recognizer) that the shipped health reader, if any,
+    keeps, with its score in their reason; a batch's spans are read at once."""
+    readers = shipped_health_readers()
+    at = [(number, span) for number, spans in enumerate(found) for span in spans]
+    if not readers or not at:
+        return found
+    reader = readers[0]
+    scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
+    kept: list[list[Span]] = [[] for _ in found]
+    for (number, span), score in zip(at, scores, strict=True):
+        if score is None:
+            note = f"health reader: kept unscored ({reader.kind.settling[0]})"
+        elif score >= reader.threshold:
+            note = f"health reader {score:.2f} (keeps from {reader.threshold:.2f})"
+        else:
+            continue
+        kept[number].append(replace(span, reason="; ".join(filter(None, (span.reason, note)))))
+    return kept

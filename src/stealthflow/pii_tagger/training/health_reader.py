@@ -1,0 +1,195 @@
+"""`stealthflow tagger health-reader`: train the health reader (pii_tagger/health_reader.py) from a recipe
+(training/pii-health-reader.yaml).
+
+Its examples are HEALTH spans in their sentence, each labelled a private person's health (1) or not (0):
+- the HEALTH spans the detector's tagger keeps (its verifiers on, the HEALTH gates off) in annotated files of
+  `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; English rows), labelled as that
+  benchmark scores them: 1 when the span overlaps an annotated value;
+- written mentions ({"text", "mentions": [{"value", "personal"}]}): every occurrence of each mention, labelled by its
+  `personal`, and the tagger's HEALTH spans there, 1 when they overlap a personal mention.
+MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
+scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
+model's) the card reports.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import zlib
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from stealthflow.data import DataError
+from stealthflow.pii_tagger.health_reader import CARD, MAX_PIECES, WEIGHTS
+from stealthflow.sentence_ends import local_piece
+
+
+class HealthReaderRecipe(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    annotated: list[Path] = []  # pii_registers.py files: the tagger's HEALTH spans, labelled by the annotation
+    mentions: list[Path] = []  # written mentions labelled personal or not
+    out: Path
+    layers: int = Field(6, ge=1, le=6)  # MiniLM's bottom N layers are run: fewer is faster per span
+    top_layers: int = Field(3, ge=1, le=6)  # of those, the top N are trained (and shipped) with the head
+    epochs: float = Field(3.0, gt=0)
+    learning_rate: float = 5e-5
+    batch_size: int = 16
+    window: int = Field(20, ge=1)  # words read on either side of a span, within its sentence (local_piece)
+    threshold: float = Field(0.5, ge=0, le=1)  # the score a span keeps from (choose it on annotated real text)
+    validation_share: float = Field(0.1, ge=0, lt=1)
+    threads: int = 2
+    seed: int = 0
+
+
+def load_health_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> HealthReaderRecipe:
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return HealthReaderRecipe.model_validate(raw | (overrides or {}))
+
+
+def _read_lines(path: Path) -> list[dict]:
+    try:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: {exc}") from exc
+
+
+def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
+    found, start = [], 0
+    while value and (at := text.find(value, start)) >= 0:
+        found.append((at, at + len(value)))
+        start = at + 1
+    return found
+
+
+def _tagger_health_spans(texts: list[str]) -> list[list[tuple[int, int]]]:
+    """The HEALTH spans the routed tagger keeps in each text with its verifiers and no HEALTH gate."""
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.pii_tagger.verifier import shipped_verifiers
+
+    recognizer = PiiTaggerRecognizer(verifiers=shipped_verifiers(), gates=())
+    return [[(s.start, s.end) for s in found if s.type == "HEALTH"] for found in recognizer.find_many(texts)]
+
+
+def health_examples(annotated: list[Path], mentions: list[Path]) -> list[dict]:
+    """{"text", "start", "end", "personal", "group"} per example (`group`: its text, for splitting; an annotated
+    text's also "clean": it holds no personal data)."""
+    examples = []
+    rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") == "en"]
+    for n, (row, spans) in enumerate(zip(rows, _tagger_health_spans([r["text"] for r in rows]), strict=True)):
+        values = [at for value in row.get("pii", []) for at in _occurrences(row["text"], value["value"])]
+        for start, end in spans:
+            right = any(a < end and start < b for a, b in values)
+            example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
+            examples.append(example | {"clean": not row.get("pii")})
+    written = [row for path in mentions for row in _read_lines(path)]
+    for n, (row, spans) in enumerate(zip(written, _tagger_health_spans([r["text"] for r in written]), strict=True)):
+        marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
+        for start, end, personal in marks:
+            examples.append({"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}"})
+        for start, end in set(spans) - {(a, b) for a, b, _ in marks}:
+            personal = int(any(p and a < end and start < b for a, b, p in marks))
+            examples.append({"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}"})
+    return examples
+
+
+def encode(tokenizer, example: dict, window: int) -> tuple[list[int], list[int]] | None:
+    """(word-piece ids, labels: the example's on its span's pieces, -100 elsewhere) of its sentence, or None when its
+    span falls outside the pieces read."""
+    low, high = local_piece(example["text"], example["start"], example["end"], window)
+    start, end = example["start"] - low, example["end"] - low
+    encoded = tokenizer(
+        example["text"][low:high], return_offsets_mapping=True, truncation=True, max_length=MAX_PIECES + 2
+    )
+    labels = [example["personal"] if b > a and a < end and start < b else -100 for a, b in encoded["offset_mapping"]]
+    return (encoded["input_ids"], labels) if any(label != -100 for label in labels) else None
+
+
+def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str = "") -> dict:
+    """Train, score the held-out texts, write reader.safetensors and reader.json (the card); return the card."""
+    import numpy as np
+    import torch
+    from safetensors.torch import save_file
+    from sklearn.metrics import roc_auc_score
+
+    from stealthflow.pii_tagger.context_model import shipped_context_models
+    from stealthflow.pii_tagger.model import base_model
+
+    examples = health_examples(recipe.annotated, recipe.mentions)
+    if not examples:
+        raise DataError("no HEALTH example in the recipe's files")
+    held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
+    train = [e for e in examples if e["group"] not in held]
+    validation = [e for e in examples if e["group"] in held]
+    if recipe.top_layers > recipe.layers:
+        raise DataError(f"top_layers ({recipe.top_layers}) must not exceed layers ({recipe.layers})")
+    torch.manual_seed(recipe.seed)
+    torch.set_num_threads(recipe.threads)
+    shuffle = random.Random(recipe.seed)
+    model, tokenizer = base_model(2, recipe.layers)
+    encoded = [x for x in (encode(tokenizer, e, recipe.window) for e in train) if x]
+    trained = tuple(f"encoder.layer.{n}." for n in range(recipe.layers - recipe.top_layers, recipe.layers))
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad = name.startswith("classifier") or any(part in name for part in trained)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=recipe.learning_rate)
+    steps = max(1, int(len(encoded) / recipe.batch_size * recipe.epochs))
+    warmup = max(1, steps // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1, (s + 1) / warmup) * max(0, 1 - s / steps))
+    started, step = time.time(), 0
+    model.train()
+    while step < steps:
+        shuffle.shuffle(encoded)
+        for first in range(0, len(encoded), recipe.batch_size):
+            batch = encoded[first : first + recipe.batch_size]
+            width = max(len(ids) for ids, _ in batch)
+            ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in batch])
+            attention = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in batch])
+            labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
+            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            optimizer.zero_grad()
+            step += 1
+            if step % 50 == 0 or step == steps:
+                log(f"step {step}/{steps}: loss {loss.item():.3f}, {time.time() - started:.0f} s")
+            if step >= steps:
+                break
+    model.eval()
+    state = {
+        k: v.contiguous()
+        for k, v in model.state_dict().items()
+        if k.startswith("classifier") or any(p in k for p in trained)
+    }
+    recipe.out.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.half() for k, v in state.items()}, str(recipe.out / WEIGHTS))
+    card = {
+        "layers": recipe.layers,
+        "window": recipe.window,
+        "threshold": recipe.threshold,
+        "examples": len(train),
+        "validation_examples": len(validation),
+        "seconds": round(time.time() - started),
+        "recipe": recipe.model_dump(mode="json"),
+    }
+    if validation and len({e["personal"] for e in validation}) == 2:
+        from stealthflow.pii_tagger.candidate import Candidate
+        from stealthflow.pii_tagger.health_reader import read_health_reader
+
+        (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
+        candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in validation]
+        truth = [e["personal"] for e in validation]
+        card["validation_auc"] = round(
+            float(roc_auc_score(truth, read_health_reader(recipe.out).judge_many(candidates))), 3
+        )
+        if context := shipped_context_models():
+            card["validation_auc_context_model"] = round(
+                float(roc_auc_score(truth, context[0].judge_many(candidates))), 3
+            )
+        card["validation_personal_share"] = round(float(np.mean(truth)), 3)
+    (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return card

@@ -1,0 +1,222 @@
+"""The health reader (pii_tagger/health_reader.py): MiniLM scoring whether a HEALTH span is a private person's health,
+its gate on the tagger's spans and on the English pattern recognizers' matches, and its training
+(pii_tagger/training/health_reader.py, `stealthflow tagger health-reader`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from stealthflow.cli import app
+from stealthflow.pii_tagger import health_reader
+from stealthflow.pii_tagger.candidate import Candidate
+from stealthflow.pii_tagger.health_reader import HealthReader, read_health_reader, shipped_health_readers
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.training.health_reader import HealthReaderRecipe, health_examples, train_health_reader
+from stealthflow.placeholders import detector as detector_module
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+
+ENGLISH, GERMAN = frozenset({"en"}), frozenset({"de"})
+
+
+class FakeRuntime:
+    """A fake MiniLM runtime (labelled as such): every word piece scores `personal` as a person's health."""
+
+    def __init__(self, personal: float):
+        self.personal = personal
+        self.read = 0  # windows read
+
+    def padded_probabilities(self, windows):
+        self.read += len(windows)
+        return [np.tile([1 - self.personal, self.personal], (len(ids), 1)) for ids in windows]
+
+
+class FakeTagger:
+    """A fake tagger (labelled as such): tags every "asthma" as HEALTH, with confidence 0.9."""
+
+    labels = ["HEALTH"]
+    span_thresholds = {"HEALTH": 0.5}
+
+    def tag_many(self, texts, batch_size=16, settled=None):
+        return [[TaggedSpan(t.index("asthma"), t.index("asthma") + 6, "HEALTH", 0.9)] for t in texts]
+
+
+def candidate(text: str, word: str, languages=ENGLISH) -> Candidate:
+    start = text.index(word)
+    return Candidate(text, start, start + len(word), 0.0, languages, False)
+
+
+def test_a_fake_readers_score_is_its_pieces_mean_and_it_gates_english_only():
+    reader = HealthReader(FakeRuntime(0.2), window=20, threshold=0.3)
+    assert reader.judge_many([candidate("My son has asthma.", "asthma")]) == [pytest.approx(0.2)]
+    assert (reader.least(ENGLISH), reader.least(GERMAN)) == (0.3, 0.0)
+
+
+def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
+    runtime = FakeRuntime(0.9)
+    reader = HealthReader(runtime, window=20, threshold=0.3)
+    son, advice = candidate("My son has asthma.", "asthma"), candidate("If you have asthma, rest.", "asthma")
+    with health_reader.one_reading():
+        reader.judge_many([son, son, advice])
+        reader.judge_many([son])
+    assert runtime.read == 2
+    reader.judge_many([son])
+    assert runtime.read == 3
+
+
+def test_past_its_read_limit_a_span_is_kept_unscored(monkeypatch):
+    """A crafted text of many distinct health sentences costs a bounded time: past `MAX_READS` new pieces a span is not
+    read, and stays masked."""
+    monkeypatch.setattr(health_reader, "MAX_READS", 2)
+    runtime = FakeRuntime(0.1)
+    reader = HealthReader(runtime, window=20, threshold=0.3)
+    texts = [f"Case {n}: asthma." for n in range(4)]
+    assert reader.judge_many([candidate(t, "asthma") for t in texts]) == [pytest.approx(0.1)] * 2 + [None] * 2
+    assert runtime.read == 2
+    recognizer = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(reader,))
+    kept = recognizer.find_many(texts, languages=[ENGLISH] * 4)
+    assert [len(spans) for spans in kept] == [0, 0, 1, 1]
+    assert "health reader verifier: kept unscored (past the" in kept[3][0].reason
+
+
+def test_the_gate_drops_a_tagger_span_below_the_readers_threshold_and_names_its_score():
+    text = "My son has asthma."
+    low = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(HealthReader(FakeRuntime(0.2), 20, 0.3),))
+    high = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(HealthReader(FakeRuntime(0.9), 20, 0.3),))
+    assert low.find_many([text], languages=[ENGLISH]) == [[]]
+    [[kept]] = high.find_many([text], languages=[ENGLISH])
+    assert kept.reason.endswith("health reader verifier 0.90 (keeps from 0.30)")
+    [[german]] = low.find_many([text], languages=[GERMAN])  # not scored outside English
+    assert "reader" not in german.reason
+
+
+@pytest.mark.real_model
+def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
+    """A famous person's or a pet's condition said in the same words as a person's is the filters' (anothers_life)."""
+    [reader] = shipped_health_readers()
+    personal = [
+        candidate("My daughter was diagnosed with type 1 diabetes in March.", "type 1 diabetes"),
+        candidate("ugh my migraine is back, leaving work early", "migraine"),
+        candidate("Dave from accounts is off with shingles again.", "shingles"),
+    ]
+    general = [
+        candidate("If you have asthma, keep your inhaler with you.", "asthma"),
+        candidate("Symptoms of breast cancer include a lump in the breast.", "breast cancer"),
+        candidate("I am running a marathon for cancer research.", "cancer"),
+        candidate("Kidney disease in dogs can advance over time.", "Kidney disease"),
+    ]
+    assert min(reader.judge_many(personal)) >= reader.threshold
+    assert max(reader.judge_many(general)) < reader.threshold
+
+
+@pytest.mark.real_model
+def test_health_advice_is_not_masked_and_a_childs_condition_is():
+    """End to end, the shipped detector: the pattern recognizers' HEALTH matches ("your child ... asthma": a personal
+    word in the sentence) and the tagger's alike. With the reader gating nothing (threshold 0) each piece of advice is
+    masked: the reader is what keeps it in clear."""
+    advice = [
+        "Never smoke around your child if they have asthma; it makes attacks worse.",
+        "Teens suffering from depression often withdraw from friends, so watch for the signs.",
+        "Every diabetes patient will need a glucose meter and test strips, whatever the type of diabetes.",
+    ]
+    own = "Can you help me write to my landlord? The flat is damp and my daughter has asthma."
+    detector = Detector(build_recognizers(models=True))
+    assert [[s for s in detector.detect(text) if s.type == "HEALTH"] for text in advice] == [[]] * len(advice)
+    assert [own[s.start : s.end] for s in detector.detect(own) if s.type == "HEALTH"] == ["asthma"]
+    [reader] = shipped_health_readers()
+    off = (replace(reader, threshold=0.0),)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(health_reader, "shipped_health_readers", lambda: off)
+        ungated = Detector(
+            [
+                PiiTaggerRecognizer(gates=off) if isinstance(r, PiiTaggerRecognizer) else r
+                for r in build_recognizers(models=True)
+            ]
+        )
+        assert all(any(s.type == "HEALTH" for s in ungated.detect(text)) for text in advice)
+
+
+MENTIONS = [
+    {"text": "My son has asthma and uses an inhaler.", "mentions": [{"value": "asthma", "personal": True}]},
+    {"text": "If you have asthma, avoid smoke.", "mentions": [{"value": "asthma", "personal": False}]},
+    {"text": "I was diagnosed with diabetes last May.", "mentions": [{"value": "diabetes", "personal": True}]},
+    {"text": "Diabetes is common in older adults.", "mentions": [{"value": "Diabetes", "personal": False}]},
+]
+
+
+def test_written_mentions_become_examples_labelled_by_their_personal_flag(tmp_path):
+    path = tmp_path / "mentions.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS), encoding="utf-8")
+    examples = [e for e in health_examples([], [path]) if e["text"][e["start"] : e["end"]].lower() == "asthma"]
+    assert {(e["text"], e["personal"]) for e in examples} >= {(MENTIONS[0]["text"], 1), (MENTIONS[1]["text"], 0)}
+
+
+def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("mentions: [x.jsonl]\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tagger", "health-reader", "--recipe", str(recipe)])
+    assert result.exit_code != 0
+    assert "recipe.yaml: out: Field required" in result.output
+
+
+@pytest.mark.real_model
+def test_the_command_trains_a_reader_end_to_end(tmp_path):
+    """The CLI, for real: one layer of MiniLM, one epoch of the written mentions above."""
+    mentions = tmp_path / "mentions.jsonl"
+    mentions.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\n", encoding="utf-8"
+    )
+    result = CliRunner().invoke(app, ["tagger", "health-reader", "--recipe", str(recipe), "--set", "epochs=1"])
+    assert result.exit_code == 0, result.output
+    assert "held-out texts' ROC AUC" in result.output
+    assert read_health_reader(tmp_path / "reader").runtime.config.num_hidden_layers == 1
+
+
+@pytest.mark.real_model
+def test_training_writes_a_reader_the_runtime_loads(tmp_path):
+    """A real (tiny) run: one trained layer, one epoch of the mentions above, loaded back by the numpy runtime."""
+    path = tmp_path / "mentions.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
+    recipe = HealthReaderRecipe(mentions=[path], out=tmp_path / "reader", top_layers=1, epochs=1, batch_size=8)
+    card = train_health_reader(recipe, log=lambda _: None)
+    assert card["examples"] > 0 and card["window"] == 20
+    reader = read_health_reader(tmp_path / "reader")
+    [score] = reader.judge_many([candidate(MENTIONS[0]["text"], "asthma")])
+    assert 0.0 < score < 1.0
+
+
+@pytest.mark.real_model
+def test_padded_batches_read_as_each_window_alone():
+    [reader] = shipped_health_readers()
+    windows = [np.array([101, 2026, 2365, 2038, 26180, 1012, 102]), np.array([101, 26180, 2003, 2691, 1012, 102])]
+    alone = reader.runtime.probabilities([(w, None) for w in windows])
+    for padded, single in zip(reader.runtime.padded_probabilities(windows), alone, strict=True):
+        assert padded == pytest.approx(single, abs=1e-5)
+
+
+@pytest.mark.real_model
+def test_a_kept_match_names_the_readers_score():
+    text = "I was diagnosed with asthma last spring."
+    [span] = [s for s in Detector(build_recognizers(models=True)).detect(text) if s.type == "HEALTH"]
+    assert re.search(r"health reader (verifier )?0\.\d\d \(keeps from 0\.30\)", span.reason)
+
+
+def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
+    """`--no-tagger` (pattern recognizers only) stays without models: the pattern recognizers' HEALTH matches are
+    kept unread."""
+
+    def no_model(texts, found):
+        raise AssertionError("the health reader ran without the tagger")
+
+    monkeypatch.setattr(detector_module, "kept_by_health_reader", no_model)
+    text = "Never smoke around your child if they have asthma; it makes attacks worse."
+    assert [s.source for s in Detector(build_recognizers()).detect(text) if s.type == "HEALTH"] == ["condition_en"]
