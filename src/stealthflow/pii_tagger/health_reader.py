@@ -1,13 +1,14 @@
-"""Whose health a HEALTH span is, read by MiniLM: the packaged all-MiniLM-L6-v2 with its top layers and a token head
+"""Whose health a HEALTH span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head,
 fine-tuned (`stealthflow tagger health-reader`, pii_tagger/training/health_reader.py) on the HEALTH spans the tagger
 keeps in annotated text, each span's word pieces labelled a private person's health ("my son's asthma", "I was
-diagnosed with") or not (health talk in general, advice, a public figure's illness, an animal's). A span's score is
-the mean probability of its word pieces.
+diagnosed with") or not (health talk in general, advice, questions, statistics). A span's score is the mean
+probability of its word pieces.
 
-It gates HEALTH spans after the label's verifier, in texts read as English only (the model reads English): a span
+In texts read as English (the model reads English), it gates the tagger's HEALTH spans after the label's verifier
+(recognizer.py) and, when the tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span
 scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence
 only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own condition is masked.
-Shipped in `models/pii-health-reader/` (reader.json: the window, the threshold and how it was chosen;
+Shipped in `models/pii-health-reader/` (reader.json: the layers, the window, the threshold and how it was chosen;
 reader.safetensors: the trained layers and head).
 """
 
@@ -36,7 +37,8 @@ WEIGHTS = "reader.safetensors"
 MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
 ENGLISH_ONLY = frozenset({"en"})
 # Pieces of text read in one call at most (~4 ms each): a crafted megabyte of distinct health sentences costs at most
-# about a second more; the spans past them are kept, masked, unscored (None).
+# about a second more a call (a detection makes two: the pattern matches, the tagger's spans); the spans past them are
+# kept, masked, unscored (None).
 MAX_READS = 256
 _READ: ContextVar[dict | None] = ContextVar("health_reader_read", default=None)  # see `one_reading`
 
@@ -62,9 +64,8 @@ class HealthReader:
         for a span whose piece is past the first `MAX_READS` new ones."""
         words = vocabulary()
         memo = _READ.get()
-        read = (
-            memo.setdefault(id(self), {}) if memo is not None else {}
-        )  # piece -> (its pieces' offsets, probabilities)
+        # piece of text -> (its word pieces' offsets, their probabilities)
+        read = memo.setdefault(id(self), {}) if memo is not None else {}
         unread: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
         spans = []
         for c in candidates:
