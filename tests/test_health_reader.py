@@ -39,13 +39,13 @@ class FakeRuntime:
 
 
 class FakeTagger:
-    """A fake tagger (labelled as such): tags every "asthma" as HEALTH, with confidence 0.9."""
+    """A fake tagger (labelled as such): tags each "asthma" as HEALTH, with confidence 0.9."""
 
     labels = ["HEALTH"]
     span_thresholds = {"HEALTH": 0.5}
 
     def tag_many(self, texts, batch_size=16, settled=None):
-        return [[TaggedSpan(t.index("asthma"), t.index("asthma") + 6, "HEALTH", 0.9)] for t in texts]
+        return [[TaggedSpan(m.start(), m.end(), "HEALTH", 0.9) for m in re.finditer("asthma", t)] for t in texts]
 
 
 def candidate(text: str, word: str, languages=ENGLISH) -> Candidate:
@@ -72,18 +72,21 @@ def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
 
 
 def test_past_its_read_limit_a_span_is_kept_unscored(monkeypatch):
-    """A crafted text of many distinct health sentences costs a bounded time: past `MAX_READS` new pieces a span is not
-    read, and stays masked."""
-    monkeypatch.setattr(health_reader, "MAX_READS", 2)
+    """A crafted text of many distinct health sentences costs a bounded time: past `MAX_READ_PIECES` word pieces in a
+    text a span is not read, and stays masked (each sentence here is 7 pieces with [CLS] and [SEP])."""
+    monkeypatch.setattr(health_reader, "MAX_READ_PIECES", 14)
     runtime = FakeRuntime(0.1)
     reader = HealthReader(runtime, window=20, threshold=0.3)
-    texts = [f"Case {n}: asthma." for n in range(4)]
-    assert reader.judge_many([candidate(t, "asthma") for t in texts]) == [pytest.approx(0.1)] * 2 + [None] * 2
+    text = " ".join(f"Case {n}: asthma." for n in range(4))
+    spans = [Candidate(text, m.start(), m.end(), 0.0, ENGLISH, False) for m in re.finditer("asthma", text)]
+    assert reader.judge_many(spans) == [pytest.approx(0.1)] * 2 + [None] * 2
     assert runtime.read == 2
+    other = candidate("Case 9: asthma.", "asthma")  # another text has a budget of its own
+    assert reader.judge_many([*spans, other])[-1] == pytest.approx(0.1)
     recognizer = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(reader,))
-    kept = recognizer.find_many(texts, languages=[ENGLISH] * 4)
-    assert [len(spans) for spans in kept] == [0, 0, 1, 1]
-    assert "health reader verifier: kept unscored (past the" in kept[3][0].reason
+    [kept] = recognizer.find_many([text], languages=[ENGLISH])
+    assert [text[s.start : s.end] for s in kept] == ["asthma", "asthma"]
+    assert all("health reader verifier: kept unscored (past the" in s.reason for s in kept)
 
 
 def test_the_gate_drops_a_tagger_span_below_the_readers_threshold_and_names_its_score():

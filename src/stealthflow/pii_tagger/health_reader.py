@@ -36,10 +36,10 @@ CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
 MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
 ENGLISH_ONLY = frozenset({"en"})
-# Pieces of text read in one call at most (~4 ms each): a crafted megabyte of distinct health sentences costs at most
-# about a second more a call (a detection makes two: the pattern matches, the tagger's spans); the spans past them are
-# kept, masked, unscored (None).
-MAX_READS = 256
+# Word pieces read in one text at most (in each of a detection's two passes, the pattern matches' and the tagger's): a
+# sentence holds ~40, a crafted text without full stops ~126 a span; past them a span is kept, masked, unscored
+# (None), so 32 KB of health words without a full stop cost 6.0 s of CPU, not 20 (3.4 without the reader).
+MAX_READ_PIECES = 4096
 _READ: ContextVar[dict | None] = ContextVar("health_reader_read", default=None)  # see `one_reading`
 
 
@@ -53,7 +53,7 @@ class HealthReader:
     window: int
     threshold: float
     label = "HEALTH"
-    kind = Kind(("reader",), None, "health reader", (f"past the {MAX_READS} sentences it reads in one call",))
+    kind = Kind(("reader",), None, "health reader", ("past the word pieces it reads in one call",))
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if may_be_english(languages) else 0.0
@@ -61,20 +61,23 @@ class HealthReader:
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
         in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
-        for a span whose piece is past the first `MAX_READS` new ones."""
+        for a span whose piece would take the word pieces read in its text past `MAX_READ_PIECES`."""
         words = vocabulary()
         memo = _READ.get()
         # piece of text -> (its word pieces' offsets, their probabilities)
         read = memo.setdefault(id(self), {}) if memo is not None else {}
+        budgets: dict[str, int] = {}  # text -> the word pieces it may still have read
         unread: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
         spans = []
         for c in candidates:
             low, high = local_piece(c.text, c.start, c.end, self.window)
             piece = c.text[low:high]
-            if piece not in read and piece not in unread and len(unread) < MAX_READS:
+            if piece not in read and piece not in unread and budgets.get(c.text, MAX_READ_PIECES) > 0:
                 encoding = words.tokenizer.encode(piece, add_special_tokens=False)
                 window = np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep])
-                unread[piece] = (window, encoding.offsets[:MAX_PIECES])
+                budgets[c.text] = budgets.get(c.text, MAX_READ_PIECES) - len(window)
+                if budgets[c.text] >= 0:
+                    unread[piece] = (window, encoding.offsets[:MAX_PIECES])
             spans.append((piece, c.start - low, c.end - low))
         probabilities = self.runtime.padded_probabilities([window for window, _ in unread.values()])
         for (piece, (_, offsets)), found in zip(unread.items(), probabilities, strict=True):
