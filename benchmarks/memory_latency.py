@@ -61,9 +61,10 @@ def main() -> None:
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
             with store._db:  # bulk fill (see the docstring)
                 store._db.executemany(
-                    "INSERT INTO memories (user, text, metadata, created, vector) VALUES ('u', ?, '{}', 0, ?)",
-                    ((f"filler memory {i} about topic {i % 97}", v.tobytes()) for i, v in enumerate(vectors)),
+                    "INSERT INTO memories (user, number, text, metadata, created, vector) VALUES ('u', ?, ?, '{}', 0, ?)",
+                    ((i, f"filler memory {i} about topic {i % 97}", v.tobytes()) for i, v in enumerate(vectors, 1)),
                 )
+                store._db.execute("INSERT INTO numbers (user, last) VALUES ('u', ?)", (size,))
             start = time.perf_counter()
             store._matrix("u")
             load_ms = (time.perf_counter() - start) * 1000

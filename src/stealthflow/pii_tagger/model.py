@@ -61,7 +61,7 @@ def base_model(num_labels: int, layers: int | None = None):
     from transformers import AutoModelForTokenClassification, AutoTokenizer
     from transformers.utils import logging
 
-    from stealthflow.attack.embeddings import model_dir
+    from stealthflow.pii_tagger.minilm import model_dir
 
     path = model_dir()
     verbosity = logging.get_verbosity()
