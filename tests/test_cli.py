@@ -1068,6 +1068,35 @@ def test_show_prints_the_texts_only_to_a_terminal(tmp_path, monkeypatch):
     assert done.returncode == 0 and b"before: mail sabine.fuchs@web.de" in shown
 
 
+def test_protect_input_shows_on_a_terminal_the_check_of_the_ids_then_the_protection(tmp_path):
+    """`protect -i` checks every id for personal values before it writes a row (~1.4 ms an id: 30,000 rows took
+    18.8 s with nothing on screen); on a terminal a bar says so, then the protection's bar."""
+    import contextlib
+    import pty
+
+    (tmp_path / "posts.jsonl").write_text(
+        "".join(f'{{"id": "{i}", "text": "mail jo{i}@mailbox.org"}}\n' for i in range(40))
+    )
+    args = ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--session", "s", "--rewrite", "none"]
+    terminal, stderr = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-m", "stealthflow", *args],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "200"},
+        timeout=300,
+    )
+    os.close(stderr)
+    shown = b""
+    with contextlib.suppress(OSError):  # the pty's writer closed
+        while chunk := os.read(terminal, 4096):
+            shown += chunk
+    os.close(terminal)
+    assert done.returncode == 0 and len((tmp_path / "out.jsonl").read_text().splitlines()) == 40
+    assert b"checking ids" in shown and b"40/40" in shown and shown.index(b"checking ids") < shown.index(b"protecting")
+
+
 def test_every_option_of_every_command_says_what_it_does():
     def options(command, path):
         for name, sub in getattr(command, "commands", {}).items():  # a group
