@@ -430,8 +430,9 @@ def _protect_records(
     ids, reasons, step = [record.id for record in records], [], 256
     with progress_bar("checking ids", len(ids)) as progress:  # all before a row is written: ~1.4 ms an id
         for start in range(0, len(ids), step):
-            reasons += refused_ids(run.protector.detector, ids[start : start + step])
-            progress.advance(0, len(ids[start : start + step]))
+            chunk = ids[start : start + step]
+            reasons += refused_ids(run.protector.detector, chunk)
+            progress.advance(0, len(chunk))
     if refused := [f"{record.where}: {why}" for record, why in zip(records, reasons, strict=True) if why]:
         fail(f"{len(refused)} record(s) refused, nothing protected: {refused[0]}")
     to_file = output not in (None, "-")
@@ -454,10 +455,11 @@ def _protect_records(
         Path(output).open("a", encoding="utf-8") if to_file else contextlib.nullcontext(sys.stdout) as handle,
     ):
         for start in range(0, len(todo), step):
-            for row in run.protect(todo[start : start + step], session):
+            chunk = todo[start : start + step]
+            for row in run.protect(chunk, session):
                 handle.write(dump_line(row))
             handle.flush()
-            progress.advance(0, len(todo[start : start + step]))
+            progress.advance(0, len(chunk))
     if to_file:
         console.print(f"wrote {len(todo)} protected texts to {output} (session {session!r})")
 
