@@ -133,7 +133,9 @@ class MiniLMRuntime:
         w = {name: np.asarray(array, dtype=np.float32) for name, array in state.items()}
 
         def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return w[f"{name}.weight"].T, w[f"{name}.bias"]  # a view: the products read it transposed
+            # Transposed into a contiguous copy: OpenBLAS multiplies a window's few rows by it 1.1-1.8x as fast as by
+            # a transposed view (the more so the fewer the rows: a sentence's 16-80 pieces).
+            return np.ascontiguousarray(w[f"{name}.weight"].T), w[f"{name}.bias"]
 
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return w[f"{name}.weight"], w[f"{name}.bias"]
@@ -268,7 +270,8 @@ def minilm_with(trained: dict[str, np.ndarray], layers: int | None, source: obje
 
 @cache
 def sentence_encoder() -> MiniLMRuntime:
-    """all-MiniLM-L6-v2 without a head, for `embed` (one per process; the weights are mapped, not copied)."""
+    """all-MiniLM-L6-v2 without a head, for `embed` (one per process; the word-piece table stays mapped, the layers'
+    matrices are held transposed, 42 MB)."""
     settings = base_config()
     return MiniLMRuntime(base_weights(), settings, settings["num_hidden_layers"])
 
