@@ -21,7 +21,7 @@ from result_files import add_out_options, refuse_overwrite, result_stem, write_r
 from tables import table  # noqa: E402
 
 from stealthflow.pii_tagger.candidate import Candidate  # noqa: E402
-from stealthflow.pii_tagger.context_model import shipped_context_models  # noqa: E402
+from stealthflow.pii_tagger.context_model import shipped_context_model  # noqa: E402
 from stealthflow.pii_tagger.health_reader import read_health_reader, shipped_health_readers  # noqa: E402
 from stealthflow.pii_tagger.training.health_reader import health_examples  # noqa: E402
 
@@ -52,7 +52,7 @@ def main() -> None:
     examples = health_examples(args.files, [])
     candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in examples]
     gates = {
-        "context model": shipped_context_models()[0].judge_many(candidates),
+        "context model": shipped_context_model("HEALTH").judge_many(candidates),
         "reader": reader.judge_many(candidates),
     }
     rows = {name: [kept(examples, scores, t) for t in THRESHOLDS] for name, scores in gates.items()}
@@ -63,7 +63,7 @@ def main() -> None:
         "clean_texts": len({e["group"] for e in examples if e["clean"]}),
         "ungated": ungated,
         "by_threshold": rows,
-        "shipped": {"context model": shipped_context_models()[0].threshold, "reader": reader.threshold},
+        "shipped": {"context model": shipped_context_model("HEALTH").threshold, "reader": reader.threshold},
     }
     lines = [
         f"# HEALTH gates on {', '.join(f.name for f in args.files)}",

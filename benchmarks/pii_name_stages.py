@@ -90,6 +90,8 @@ def _after_student(
     for check in (shipped_verifiers().get(span.type), *shipped_context_models()):
         if check is None or check.label != span.type or check.least(languages) <= 0:
             continue
+        if check.reads is not None and check.reads not in span.reason:
+            continue
         [score] = check.judge_many([candidate])
         if score is not None and score < check.least(languages):
             return f"{check.kind.word} {'model' if isinstance(check, ContextModel) else 'verifier'}"

@@ -16,7 +16,7 @@ from stealthflow.pii_tagger.context_model import (
     context_terms,
     hashed_terms,
     read_context_model,
-    shipped_context_models,
+    shipped_context_model,
 )
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -115,7 +115,7 @@ def test_the_model_reads_back_from_its_file(tmp_path):
 def test_the_shipped_model_gates_and_says_how_it_was_chosen():
     """Refitted with four real annotated sets (1 020 passages), its thresholds chosen on their out-of-fold scores with
     the HEALTH verifier's (benchmarks/results/pii_health_t30.md)."""
-    [model] = shipped_context_models()
+    model = shipped_context_model("HEALTH")
     assert (model.threshold, model.threshold_others) == (0.22, 0.14)
     assert len(model.weights) == 1 << 14
     stored = json.loads((resource_dir("data") / CONTEXT_FILE).read_text(encoding="utf-8"))
@@ -148,7 +148,7 @@ PAIRS = [
 
 
 def test_the_shipped_weights_score_a_disclosure_the_same_whatever_is_pasted_around_it():
-    [model] = shipped_context_models()
+    model = shipped_context_model("HEALTH")
     for own, word in OWN:
         start = own.index(word)
         alone = model.score(own, start, start + 10)
@@ -163,7 +163,7 @@ def test_a_pasted_health_page_or_word_list_leaves_the_writers_own_condition_mask
     """End to end (the shipped students and verifiers): the condition stays masked with the pasted paragraph before or
     after it and with the crafted word list, with the context model as shipped (off) and switched on at the threshold
     its fit chose (0.3), which reads the span's sentence only."""
-    [model] = shipped_context_models()
+    model = shipped_context_model("HEALTH")
     gates = (replace(model, threshold=0.3),) if fitted else None
     detector = Detector(
         [

@@ -1,15 +1,22 @@
-"""Whose health a HEALTH span is, read from the words around it: a logistic regression over hashed terms (the span's
-words; the words, word pairs and nearest words in a window on either side; each word of that piece of text once), fitted
-by `benchmarks/pii_verifiers.py context` on the HEALTH spans the tagger keeps in annotated text: the annotated values ("I
-was diagnosed with", "my son has", "Anna's asthma") against the spans the annotation does not hold (health talk in
-general: "symptoms of", "if you have", a health site's page). No word list: the terms and their weights are learnt, in
-any language the annotated text has, and stored as data (`data/pii-tagger/health_context.json`: the window, the
-weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every process.
+"""Whose a span is, read from the words around it: a logistic regression over hashed terms (the span's words; the words,
+word pairs and nearest words in a window on either side; each word of that piece of text once), fitted on annotated
+text. No word list: the terms and their weights are learnt, in any language the annotated text has, and stored as data
+(the window, the weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every
+process. Two are shipped:
 
-It gates HEALTH spans after the label's verifier (verifier.py): a span whose score falls below the threshold for its
-text's languages is dropped; a threshold of 0 gates nothing. A span is scored on its own sentence only, at most a
-window's reach on either side (`local_piece`): the gate can only drop spans, so no text elsewhere in the message (a
-pasted article, a quoted mail, a crafted word list) may decide whether the writer's own condition is masked.
+- HEALTH (`data/pii-tagger/health_context.json`, fitted by `benchmarks/pii_verifiers.py context`): a person's own
+  health ("I was diagnosed with", "my son has", "Anna's asthma") against health talk in general ("symptoms of", "if
+  you have", a health site's page). It gates every HEALTH span after the label's verifier (verifier.py).
+- EMPLOYER and HEALTH outside English (`UNLISTED_FILES`, fitted by `benchmarks/pii_unlisted_context.py`): where a
+  private person works ("Nach 20 Jahren bei Lidl", "Premier jour chez Airbus") against an organisation named
+  otherwise (a shop visited, a company in the news); a person's condition against health talk in general. Each gates
+  only the spans its label's filter keeps in texts not read as English with nothing of its word lists around them
+  (`reads`: filters/unlisted.py `CONTEXT_DECIDES`), where the filter dropped them before.
+
+A span whose score falls below the threshold for its text's languages is dropped; a threshold of 0 gates nothing. A
+span is scored on its own sentence only, at most a window's reach on either side (`local_piece`): a gate can only drop
+spans, so no text elsewhere in the message (a pasted article, a quoted mail, a crafted word list) may decide whether
+the writer's own value is masked.
 """
 
 from __future__ import annotations
@@ -30,6 +37,12 @@ from stealthflow.sentence_ends import local_piece
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _NEAR = 2  # the words nearest the span on either side are terms of their own too ("with" before, "is" after)
 CONTEXT_FILE = "pii-tagger/health_context.json"
+# The models of the spans a filter keeps outside English with nothing of its word lists around them, by label.
+UNLISTED_FILES = {
+    "EMPLOYER": "pii-tagger/employer_unlisted_context.json",
+    "HEALTH": "pii-tagger/health_unlisted_context.json",
+}
+CONTEXT_FILES = (CONTEXT_FILE, *UNLISTED_FILES.values())
 
 
 def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
@@ -66,18 +79,23 @@ def hashed_terms(text: str, start: int, end: int, window: int, buckets: int) -> 
 
 @dataclass(frozen=True)
 class ContextModel:
-    """Logistic regression over the buckets of a span's terms (`weights`: one a bucket): the probability that a HEALTH
-    span is a person's own health, not health talk in general; and the score a span must reach in a text read as
-    English (`threshold`) and in one of the six other languages (`threshold_others`). Scores spans as a verifier does
-    (`least`, `judge_many`), so that recognizer.py gates with it as with one."""
+    """Logistic regression over the buckets of a span's terms (`weights`: one a bucket): the probability that a span of
+    its `label` is a private person's (their own health, their employer); and the score a span must reach in a text
+    read as English (`threshold`) and in one of the six other languages (`threshold_others`). `reads`: what a span's
+    reason must hold for it to be scored (None: every span of the label). Scores spans as a verifier does (`least`,
+    `judge_many`), so that recognizer.py gates with it as with one."""
 
     window: int
     bias: float
     weights: tuple[float, ...]
     threshold: float = 0.0
     threshold_others: float = 0.0
-    label = "HEALTH"
-    kind = Kind(("context",), None, "health context")
+    label: str = "HEALTH"
+    reads: str | None = None
+
+    @property
+    def kind(self) -> Kind:
+        return Kind(("context",), None, f"{self.label.lower()} context")
 
     def score(self, text: str, start: int, end: int) -> float:
         return self.judge_many([Candidate(text, start, end, 0.0, frozenset(), False)])[0]
@@ -98,18 +116,36 @@ class ContextModel:
 
     def to_json(self, **about) -> dict:
         weights = [round(w, 4) for w in self.weights]
+        labelled = {"label": self.label, **({"reads": self.reads} if self.reads else {})}
         return {"window": self.window, "bias": self.bias, "threshold": self.threshold,
-                "threshold_others": self.threshold_others, **about, "weights": weights}  # fmt: skip
+                "threshold_others": self.threshold_others, **labelled, **about, "weights": weights}  # fmt: skip
 
 
 def read_context_model(path: Path) -> ContextModel:
     stored = json.loads(path.read_text(encoding="utf-8"))
     weights = tuple(stored["weights"])
-    return ContextModel(stored["window"], stored["bias"], weights, stored["threshold"], stored["threshold_others"])
+    return ContextModel(
+        stored["window"],
+        stored["bias"],
+        weights,
+        stored["threshold"],
+        stored["threshold_others"],
+        stored.get("label", "HEALTH"),
+        stored.get("reads"),
+    )
 
 
 @cache
 def shipped_context_models() -> tuple[ContextModel, ...]:
-    """The context model shipped as data, if any (one, or none)."""
-    path = resource_dir("data") / CONTEXT_FILE
-    return (read_context_model(path),) if path.exists() else ()
+    """The context models shipped as data (`CONTEXT_FILES`), those present."""
+    paths = [resource_dir("data") / name for name in CONTEXT_FILES]
+    return tuple(read_context_model(path) for path in paths if path.exists())
+
+
+def shipped_context_model(label: str, unlisted: bool = False) -> ContextModel | None:
+    """The shipped context model of `label` for every span of it, or (`unlisted`) for those its filter keeps outside
+    English with nothing of its word lists around them; None if there is none."""
+    return next(
+        (model for model in shipped_context_models() if model.label == label and (model.reads is not None) == unlisted),
+        None,
+    )

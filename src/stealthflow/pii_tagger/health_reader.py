@@ -53,6 +53,7 @@ class HealthReader:
     window: int
     threshold: float
     label = "HEALTH"
+    reads = None  # every HEALTH span (context_model.ContextModel.reads)
     kind = Kind(("reader",), None, "health reader", ("past the word pieces it reads in one call",))
 
     def least(self, languages: frozenset[str]) -> float:

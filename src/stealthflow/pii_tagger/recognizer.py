@@ -84,7 +84,7 @@ class PiiTaggerRecognizer(Recognizer):
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
-        HEALTH spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones
+        HEALTH and EMPLOYER spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones
         for a loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
         in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
         self.directory = directory
@@ -111,8 +111,9 @@ class PiiTaggerRecognizer(Recognizer):
 
     @property
     def gates(self) -> tuple[ContextModel | HealthReader, ...]:
-        """What drops the HEALTH spans the verifiers keep that read as health talk in general (context_model.py,
-        health_reader.py): the ones given, else the shipped ones unless verifiers or a tagger were given."""
+        """What drops the spans the verifiers keep that read as no private person's (health talk in general, an
+        organisation no one works for: context_model.py, health_reader.py): the ones given, else the shipped ones unless
+        verifiers or a tagger were given."""
         if self._gates is not None or self._verifiers is not None or self._tagger is not None:
             return self._gates or ()
         return (*shipped_context_models(), *shipped_health_readers())
@@ -416,6 +417,7 @@ def _verified(
             for i, spans_of_text in enumerate(found)
             for j, span in enumerate(spans_of_text)
             if span.type == verifier.label
+            and (verifier.reads is None or verifier.reads in span.reason)  # the spans it reads (context_model.py)
             and verifier.least(languages[i]) > 0  # a threshold of 0 verifies nothing: unscored
             and judged.get((i, j), "") is not None  # dropped by an earlier one
         ]

@@ -468,6 +468,7 @@ class Verifier:
     rate: float
     threshold: float
     threshold_others: float
+    reads = None  # every span of its label (context_model.ContextModel.reads)
 
     @property
     def kind(self) -> Kind:

@@ -32,6 +32,8 @@ def kept(label: str, text: str, start: int, end: int, english: bool = True) -> s
     if not chosen.plausible(text[start:end]):
         return None
     reason = (
-        real_name.in_context(text, start, end, english) if chosen is real_name else chosen.in_context(text, start, end)
+        chosen.in_context(text, start, end, english)
+        if chosen in (real_name, employer, health)
+        else chosen.in_context(text, start, end)
     )
     return f"{label.lower()} filter: {reason}" if reason else None

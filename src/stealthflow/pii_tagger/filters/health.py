@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
 from stealthflow.pii_tagger.lexicons import alternation, condition_key, learnt_conditions
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
 from stealthflow.placeholders.recognizers.public_names import brand
@@ -119,14 +120,15 @@ def plausible(value: str) -> bool:
     return any(c.isalpha() for c in value)
 
 
-def in_context(text: str, start: int, end: int) -> str | None:
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:
     """Why text[start:end] is kept as someone's condition (what shows it to be one: shows_as_health), None if it is
     not one: no one's where its sentence tells another's life (`anothers_life`: "Stephen Hawking lived with ALS", "Our
     cat has diabetes"); else it shows itself as a condition, is no topic, risk or question in general
-    (impersonal_health) and no form's field name."""
+    (impersonal_health) and no form's field name. In a text not read as English (`english` False), where nothing shows
+    it to be a condition, its context model decides (`unlisted.CONTEXT_DECIDES`)."""
     if anothers_life(text, start, end):
         return None
-    shown = shows_as_health(text, start, end)
+    shown = shows_as_health(text, start, end) or (None if english else CONTEXT_DECIDES)
     if shown is None or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end):
         return None
     return shown

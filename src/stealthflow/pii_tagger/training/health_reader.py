@@ -116,7 +116,7 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     from safetensors.torch import save_file
     from sklearn.metrics import roc_auc_score
 
-    from stealthflow.pii_tagger.context_model import shipped_context_models
+    from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
 
     examples = health_examples(recipe.annotated, recipe.mentions)
@@ -186,10 +186,8 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
         card["validation_auc"] = round(
             float(roc_auc_score(truth, read_health_reader(recipe.out).judge_many(candidates))), 3
         )
-        if context := shipped_context_models():
-            card["validation_auc_context_model"] = round(
-                float(roc_auc_score(truth, context[0].judge_many(candidates))), 3
-            )
+        if context := shipped_context_model("HEALTH"):
+            card["validation_auc_context_model"] = round(float(roc_auc_score(truth, context.judge_many(candidates))), 3)
         card["validation_personal_share"] = round(float(np.mean(truth)), 3)
     (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card
