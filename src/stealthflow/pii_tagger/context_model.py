@@ -2,12 +2,15 @@
 word pairs and nearest words in a window on either side; each word of that piece of text once), fitted on annotated
 text. No word list: the terms and their weights are learnt, in any language the annotated text has, and stored as data
 (the window, the weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every
-process. Two are shipped:
+process. These are shipped:
 
 - HEALTH (`data/pii-tagger/health_context.json`, fitted by `benchmarks/pii_verifiers.py context`): a person's own
   health ("I was diagnosed with", "my son has", "Anna's asthma") against health talk in general ("symptoms of", "if
   you have", a health site's page). It gates every HEALTH span after the label's verifier (verifier.py).
-- EMPLOYER and HEALTH outside English (`UNLISTED_FILES`, fitted by `benchmarks/pii_unlisted_context.py`): where a
+- REAL_NAME outside English (`NAME_CONTEXT_FILE`, fitted by `benchmarks/pii_context_models.py`): a private person
+  named against a public one, a shop, a feast or a word ("mon pote Karim" against "Zidane qui allume la vasque"). It
+  gates every REAL_NAME span of the tagger in texts not read as English after the name verifier.
+- EMPLOYER and HEALTH outside English (`UNLISTED_FILES`, fitted by `benchmarks/pii_context_models.py`): where a
   private person works ("Nach 20 Jahren bei Lidl", "Premier jour chez Airbus") against an organisation named
   otherwise (a shop visited, a company in the news); a person's condition against health talk in general. Each gates
   only the spans its label's filter keeps in texts not read as English with nothing of its word lists around them
@@ -42,7 +45,8 @@ UNLISTED_FILES = {
     "EMPLOYER": "pii-tagger/employer_unlisted_context.json",
     "HEALTH": "pii-tagger/health_unlisted_context.json",
 }
-CONTEXT_FILES = (CONTEXT_FILE, *UNLISTED_FILES.values())
+NAME_CONTEXT_FILE = "pii-tagger/name_context.json"
+CONTEXT_FILES = (CONTEXT_FILE, NAME_CONTEXT_FILE, *UNLISTED_FILES.values())
 
 
 def context_terms(text: str, start: int, end: int, window: int) -> list[str]:

@@ -1,22 +1,26 @@
-"""Fit the context models of the EMPLOYER and HEALTH spans a filter keeps outside English with nothing of its word lists
-around them (pii_tagger/context_model.py `UNLISTED_FILES`, filters/unlisted.py), on the annotated six-language
-development sets.
+"""Fit the context models of the six other languages (pii_tagger/context_model.py): the name gate (`NAME_CONTEXT_FILE`)
+and the models of the EMPLOYER and HEALTH spans a filter keeps outside English with nothing of its word lists around
+them (`UNLISTED_FILES`, filters/unlisted.py), on the annotated six-language development sets.
 
-    python benchmarks/pii_unlisted_context.py table runs/unlisted_spans.jsonl   # the labelled spans (~4 min)
-    python benchmarks/pii_unlisted_context.py fit runs/unlisted_spans.jsonl --write
+    python benchmarks/pii_context_models.py table runs/context_spans.jsonl   # the labelled spans (~4 min)
+    python benchmarks/pii_context_models.py fit runs/context_spans.jsonl --write
 
 `table` runs the detector as `protect` builds it, one text at a time, with every gate but these models, over the
 six-language files of every annotated set in benchmarks/data/pii-heldout*/ and pii-train-*/ but `HELD_BACK` (sets kept
-for the figures), and writes each EMPLOYER and HEALTH span of the tagger: its label, its set, whether its filter kept it
-for its context model to decide (`unlisted`), whether it overlaps an annotated value of its label, and its context
-terms' buckets (no text).
+for the figures), and writes each REAL_NAME, EMPLOYER and HEALTH span of the tagger: its label, its set, whether its
+filter kept it for its context model to decide (`unlisted`), whether it overlaps an annotated value of its label, and
+its context terms' buckets (no text).
 
-`fit`, per label, fits a logistic regression on its unlisted spans (sklearn, training only), its L2 strength chosen by
-the area under the ROC curve of leave-one-set-out predictions. The threshold is the lowest at which those out-of-fold
-predictions keep spans at least as often right as the spans the word lists keep (the listed ones' share of annotated
-values in the same table): what the model lets in is no less precise than what was kept before. The rule was fixed
-before any held-back set was scored. `--write` stores each model refitted on all its spans, gating texts not read as
-English only.
+`fit`, per label, fits a logistic regression (sklearn, training only) on the spans its model reads: every REAL_NAME
+span; the unlisted EMPLOYER and HEALTH spans. Its L2 strength is chosen by the area under the ROC curve of
+leave-one-set-out predictions, and its threshold on those out-of-fold predictions by a rule fixed before any held-back
+set was scored:
+- EMPLOYER, HEALTH (spans the filter dropped before): the lowest threshold whose kept spans are right at least as often
+  as the spans the word lists keep (the listed ones' share in the same table): what it lets in is no less precise
+  than what was kept;
+- REAL_NAME (spans kept before): the highest threshold whose dropped spans are at least `NAME_DROPPED_WRONG` wrong:
+  it drops at least nine false names for each true one.
+`--write` stores each model refitted on all its spans, gating texts not read as English only.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stealthflow.pii_tagger.context_model import UNLISTED_FILES, ContextModel, hashed_terms
+from stealthflow.pii_tagger.context_model import NAME_CONTEXT_FILE, UNLISTED_FILES, ContextModel, hashed_terms
 from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
 from stealthflow.resources import resource_dir
 
@@ -35,6 +39,8 @@ DATA = Path(__file__).resolve().parent / "data"
 HELD_BACK = ("pii-heldout-zo", "pii-heldout-zp", "pii-heldout-zq", "pii-heldout-zr")  # scored, never fitted on
 WINDOW, BUCKETS = 8, 1 << 14  # as the HEALTH context model's (benchmarks/pii_verifiers.py)
 STRENGTHS = (0.1, 0.3, 1.0, 3.0, 10.0)  # the inverse L2 strengths tried
+NAME_DROPPED_WRONG = 0.9  # the share of wrong spans among those the name gate drops, out of fold, at least
+FILES = {"REAL_NAME": NAME_CONTEXT_FILE, **UNLISTED_FILES}
 
 
 def development_files() -> list[Path]:
@@ -44,19 +50,20 @@ def development_files() -> list[Path]:
     return [path for path in files if path.parent.name not in HELD_BACK]
 
 
-def detector_without_unlisted_gates():
+def detector_without_these_models():
     from stealthflow.pii_tagger.context_model import shipped_context_models
     from stealthflow.pii_tagger.health_reader import shipped_health_readers
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    gates = (*(model for model in shipped_context_models() if model.reads is None), *shipped_health_readers())
+    fitted_here = [model for model in shipped_context_models() if model.reads is not None or model.label == "REAL_NAME"]
+    gates = (*(model for model in shipped_context_models() if model not in fitted_here), *shipped_health_readers())
     return Detector([*build_recognizers(), PiiTaggerRecognizer(gates=gates)])
 
 
 def table(out: Path) -> None:
-    detector = detector_without_unlisted_gates()
+    detector = detector_without_these_models()
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = 0
     with out.open("w", encoding="utf-8") as sink:
@@ -70,7 +77,7 @@ def table(out: Path) -> None:
                     for at in _occurrences(text, value["value"])
                 ]
                 for span in detector.deterministic(text):
-                    if span.type not in UNLISTED_FILES or span.source != "pii_tagger":
+                    if span.type not in FILES or span.source != "pii_tagger":
                         continue
                     row = {
                         "label": span.type,
@@ -82,7 +89,7 @@ def table(out: Path) -> None:
                     }
                     sink.write(json.dumps(row) + "\n")
                     rows += 1
-    print(f"{rows} EMPLOYER and HEALTH spans of the tagger from {len(development_files())} files -> {out}")
+    print(f"{rows} REAL_NAME, EMPLOYER and HEALTH spans of the tagger from {len(development_files())} files -> {out}")
 
 
 def _occurrences(text: str, value: str) -> list[int]:
@@ -99,54 +106,61 @@ def fit(path: Path, label: str, write: bool) -> None:
     from sklearn.metrics import roc_auc_score
 
     table_rows = [row for line in path.open(encoding="utf-8") if (row := json.loads(line))["label"] == label]
-    listed = [row["right"] for row in table_rows if not row["unlisted"]]
-    floor = float(np.mean(listed))
-    rows = [row for row in table_rows if row["unlisted"]]
+    gates_kept = label == "REAL_NAME"  # else it judges the spans the filter dropped before (`unlisted`)
+    rows = table_rows if gates_kept else [row for row in table_rows if row["unlisted"]]
     indices = [bucket for row in rows for bucket in row["terms"]]
     pointers = np.cumsum([0] + [len(row["terms"]) for row in rows])
     x = csr_matrix((np.ones(len(indices)), indices, pointers), shape=(len(rows), BUCKETS))
     y = np.array([row["right"] for row in rows])
     sets = sorted({row["set"] for row in rows})
     group = np.array([sets.index(row["set"]) for row in rows])
-    print(f"{label}: {len(rows)} unlisted spans ({y.sum()} annotated values) in {len(sets)} sets; the word lists keep")
-    print(f"  {len(listed)} spans, {floor:.3f} of them right: the floor")
+    print(f"{label}: {len(rows)} spans it reads ({y.sum()} right) in {len(sets)} sets")
     best = None
     for strength in STRENGTHS:
         out_of_fold = np.zeros(len(rows))
         for held in range(len(sets)):
             train = group != held
-            model = LogisticRegression(C=strength, max_iter=2000).fit(x[train], y[train])
+            model = LogisticRegression(C=strength, max_iter=3000).fit(x[train], y[train])
             out_of_fold[~train] = model.predict_proba(x[~train])[:, 1]
         auc = roc_auc_score(y, out_of_fold)
         print(f"  C {strength}: leave-one-set-out AUC {auc:.3f}")
         if best is None or auc > best[0]:
             best = (auc, strength, out_of_fold)
     auc, strength, out_of_fold = best
-    threshold = None
-    for candidate in np.round(np.arange(0.05, 1.0, 0.05), 2):
-        kept = out_of_fold >= candidate
-        right = (kept & y).sum() / max(1, kept.sum())
-        print(f"  threshold {candidate:.2f}: keeps {(kept & y).sum()} of {y.sum()} values, {(kept & ~y).sum()} other")
-        if threshold is None and right >= floor:
-            threshold = float(candidate)
+    grid = [float(t) for t in np.round(np.arange(0.05, 1.0, 0.05), 2)]
+    for t in grid:
+        kept = out_of_fold >= t
+        print(
+            f"  threshold {t:.2f}: keeps {(kept & y).sum()} of {y.sum()} right, {(kept & ~y).sum()} of {(~y).sum()} wrong"
+        )
+    if gates_kept:
+        rule = f"the highest whose out-of-fold dropped spans are at least {NAME_DROPPED_WRONG:.0%} wrong"
+        passing = [t for t in grid if (out_of_fold < t).any() and np.mean(~y[out_of_fold < t]) >= NAME_DROPPED_WRONG]
+        threshold = max(passing, default=None)
+    else:
+        floor = float(np.mean([row["right"] for row in table_rows if not row["unlisted"]]))
+        rule = f"the lowest whose out-of-fold kept spans are right at least as often as those the word lists keep ({floor:.3f})"
+        threshold = min(
+            (t for t in grid if (out_of_fold >= t).any() and np.mean(y[out_of_fold >= t]) >= floor), default=None
+        )
     if threshold is None:
-        raise SystemExit(f"{label}: no threshold keeps spans at least {floor:.3f} right")
+        raise SystemExit(f"{label}: no threshold meets the rule: {rule}")
     kept = out_of_fold >= threshold
     print(
-        f"  chosen: C {strength}, threshold {threshold} (keeps {(kept & y).sum()} of {y.sum()}, {(kept & ~y).sum()} other)"
+        f"  chosen: C {strength}, threshold {threshold}, {rule} (keeps {(kept & y).sum()} right, {(kept & ~y).sum()} wrong)"
     )
     if write:
-        full = LogisticRegression(C=strength, max_iter=2000).fit(x, y)
+        full = LogisticRegression(C=strength, max_iter=3000).fit(x, y)
         weights = tuple(float(w) for w in full.coef_[0])
-        model = ContextModel(WINDOW, float(full.intercept_[0]), weights, 0.0, threshold, label, CONTEXT_DECIDES)
+        reads = None if gates_kept else CONTEXT_DECIDES
+        model = ContextModel(WINDOW, float(full.intercept_[0]), weights, 0.0, threshold, label, reads)
+        read = "every" if gates_kept else "the unlisted"
         chosen = (
-            f"fitted by benchmarks/pii_unlisted_context.py on the {len(rows)} {label} spans its filter keeps outside "
-            f"English with nothing of its word lists around them, in the six-language files of {', '.join(sets)}; "
-            f"C {strength} by leave-one-set-out AUC ({auc:.3f}); threshold {threshold}: the lowest whose out-of-fold "
-            f"kept spans are at least as often right as the {len(listed)} the word lists keep ({floor:.3f}); texts "
-            "read as English are not gated"
+            f"fitted by benchmarks/pii_context_models.py on {read} {label} span of the tagger ({len(rows)}) in the "
+            f"six-language files of {', '.join(sets)}; C {strength} by leave-one-set-out AUC ({auc:.3f}); threshold "
+            f"{threshold}: {rule}; texts read as English are not gated"
         )
-        target = resource_dir("data") / UNLISTED_FILES[label]
+        target = resource_dir("data") / FILES[label]
         target.write_text(json.dumps(model.to_json(chosen=chosen)) + "\n", encoding="utf-8")
         print(f"  wrote {target}")
 
@@ -154,11 +168,11 @@ def fit(path: Path, label: str, write: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    table_command = commands.add_parser("table", help="the labelled EMPLOYER and HEALTH spans of the development sets")
+    table_command = commands.add_parser("table", help="the labelled spans of the development sets")
     table_command.add_argument("out", type=Path)
     fit_command = commands.add_parser("fit", help="fit each label's model and choose its threshold")
     fit_command.add_argument("table", type=Path)
-    fit_command.add_argument("--labels", nargs="+", default=list(UNLISTED_FILES), choices=list(UNLISTED_FILES))
+    fit_command.add_argument("--labels", nargs="+", default=list(FILES), choices=list(FILES))
     fit_command.add_argument("--write", action="store_true", help="write the models' files under data/pii-tagger/")
     args = parser.parse_args()
     if args.command == "table":

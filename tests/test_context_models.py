@@ -1,7 +1,8 @@
-"""The context models of the spans a filter keeps outside English with nothing of its word lists around them
-(pii_tagger/context_model.py `UNLISTED_FILES`, filters/unlisted.py): the employer filter no longer needs its work talk,
-nor the health filter its medical words; the label's model reads the span's words around it and drops what reads as no
-one's employer or condition. English keeps its word lists."""
+"""The context models of the six other languages (pii_tagger/context_model.py): the name gate, and the models of the
+spans a filter keeps outside English with nothing of its word lists around them (`UNLISTED_FILES`, filters/unlisted.py):
+the employer filter no longer needs its work talk, nor the health filter its medical words; the label's model reads the
+span's words around it and drops what reads as no one's employer or condition. English keeps its word lists. (The
+HEALTH context model of every span: test_health_context.py.)"""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import zlib
 import pytest
 
 from stealthflow.pii_tagger.context_model import (
+    NAME_CONTEXT_FILE,
     UNLISTED_FILES,
     ContextModel,
     read_context_model,
@@ -104,6 +106,14 @@ def test_the_shipped_models_gate_their_labels_unlisted_spans_outside_english_and
     stored = json.loads((resource_dir("data") / UNLISTED_FILES[label]).read_text(encoding="utf-8"))
     assert "leave-one-set-out" in stored["chosen"] and "pii-heldout-zr" not in stored["chosen"]
     assert shipped_context_model(label) is not model  # the model of every span of a label is another (HEALTH's) or none
+
+
+def test_the_shipped_name_gate_reads_every_name_outside_english_and_says_how_it_was_chosen():
+    model = shipped_context_model("REAL_NAME")
+    assert (model.label, model.reads, model.threshold) == ("REAL_NAME", None, 0.0)
+    assert 0.0 < model.threshold_others < 1.0
+    stored = json.loads((resource_dir("data") / NAME_CONTEXT_FILE).read_text(encoding="utf-8"))
+    assert "dropped spans are at least 90% wrong" in stored["chosen"] and "pii-heldout-zr" not in stored["chosen"]
 
 
 def test_outside_english_the_health_filter_leaves_a_condition_without_medical_words_to_the_context_model():
