@@ -7,10 +7,10 @@ HEALTH context model of every span: test_health_context.py.)"""
 from __future__ import annotations
 
 import json
-import re
 import zlib
 
 import pytest
+from word_tagger import WordTagger
 
 from stealthflow.pii_tagger.context_model import (
     NAME_CONTEXT_FILE,
@@ -21,7 +21,6 @@ from stealthflow.pii_tagger.context_model import (
 )
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
-from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -32,22 +31,6 @@ BUCKETS = 1024
 STARTED = "Heute mein erster Tag bei Brauhaus Kessler in Bamberg."  # no word of the German work-talk list
 SHOPPED = "Heute Brot gekauft bei Brauhaus Kessler in Bamberg."
 WORKED = "Ich arbeite seit Mai bei Brauhaus Kessler in Bamberg."  # "arbeite": the word list's
-
-
-class FakeTagger:
-    """A fake tagger (labelled as such): tags each occurrence of each given name as EMPLOYER, with confidence 0.9."""
-
-    labels = ["EMPLOYER"]
-    span_thresholds = {"EMPLOYER": 0.5}
-
-    def __init__(self, names: list[str]):
-        self.names = names
-
-    def tag_many(self, texts, batch_size=16, settled=None):
-        return [
-            [TaggedSpan(m.start(), m.end(), "EMPLOYER", 0.9) for name in self.names for m in re.finditer(name, text)]
-            for text in texts
-        ]
 
 
 def first_day_model() -> ContextModel:
@@ -73,7 +56,7 @@ def test_outside_english_the_filter_leaves_a_span_without_work_talk_to_the_conte
 
 
 def test_the_gate_reads_only_the_spans_left_to_it_and_drops_those_below_its_threshold():
-    recognizer = PiiTaggerRecognizer(tagger=FakeTagger(["Brauhaus Kessler"]), gates=(first_day_model(),))
+    recognizer = PiiTaggerRecognizer(tagger=WordTagger("EMPLOYER", ["Brauhaus Kessler"]), gates=(first_day_model(),))
     started, shopped, worked = recognizer.find_many([STARTED, SHOPPED, WORKED], languages=[GERMAN] * 3)
     [first_day] = started
     assert first_day.reason.endswith("employer context verifier 0.88 (keeps from 0.50)")
@@ -85,7 +68,7 @@ def test_the_gate_reads_only_the_spans_left_to_it_and_drops_those_below_its_thre
 def test_in_english_the_model_gates_nothing():
     english = "Today is my first day at Brauhaus Kessler in Bamberg."
     bought = "Bought bread at Brauhaus Kessler in Bamberg today."
-    recognizer = PiiTaggerRecognizer(tagger=FakeTagger(["Brauhaus Kessler"]), gates=(first_day_model(),))
+    recognizer = PiiTaggerRecognizer(tagger=WordTagger("EMPLOYER", ["Brauhaus Kessler"]), gates=(first_day_model(),))
     first_day, shopped = recognizer.find_many([english, bought], languages=[ENGLISH, ENGLISH])
     assert "context verifier" not in "".join(s.reason for s in first_day + shopped)
 

@@ -4,11 +4,11 @@ after the verifiers (a span below its threshold is dropped, a kept one's reason 
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from dataclasses import replace
 
 import pytest
+from word_tagger import WordTagger
 
 from stealthflow.pii_tagger.context_model import (
     CONTEXT_FILE,
@@ -18,7 +18,6 @@ from stealthflow.pii_tagger.context_model import (
     read_context_model,
     shipped_context_model,
 )
-from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -26,22 +25,6 @@ from stealthflow.resources import resource_dir
 
 ENGLISH, GERMAN = frozenset({"en"}), frozenset({"de"})
 BUCKETS = 1024
-
-
-class FakeTagger:
-    """A fake tagger (labelled as such): tags each occurrence of each given word as HEALTH, with confidence 0.9."""
-
-    labels = ["HEALTH"]
-    span_thresholds = {"HEALTH": 0.5}
-
-    def __init__(self, words: list[str]):
-        self.words = words
-
-    def tag_many(self, texts, batch_size=16, settled=None):
-        return [
-            [TaggedSpan(m.start(), m.end(), "HEALTH", 0.9) for word in self.words for m in re.finditer(word, text)]
-            for text in texts
-        ]
 
 
 def diagnosed_model() -> ContextModel:
@@ -95,7 +78,7 @@ def test_the_hand_made_model_scores_a_diagnosis_above_talk_in_general():
 def test_the_gate_drops_a_health_span_below_its_threshold_and_a_kept_ones_reason_shows_its_score():
     personal = "Last year I was diagnosed asthma."
     general = "Asthma is common in cities."
-    recognizer = PiiTaggerRecognizer(tagger=FakeTagger(["asthma", "Asthma"]), gates=(diagnosed_model(),))
+    recognizer = PiiTaggerRecognizer(tagger=WordTagger("HEALTH", ["asthma", "Asthma"]), gates=(diagnosed_model(),))
     kept, dropped = recognizer.find_many([personal, general], languages=[ENGLISH, ENGLISH])
     [asthma] = kept
     assert asthma.reason.endswith("health context verifier 0.88 (keeps from 0.50)")
