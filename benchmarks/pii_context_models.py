@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +36,20 @@ from stealthflow.pii_tagger.context_model import NAME_CONTEXT_FILE, UNLISTED_FIL
 from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
 from stealthflow.resources import resource_dir
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pii_registers import gold_spans  # noqa: E402
+from pii_verifiers import CONTEXT_BUCKETS as BUCKETS  # noqa: E402
+from pii_verifiers import CONTEXT_WINDOW as WINDOW  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "data"
-HELD_BACK = ("pii-heldout-zo", "pii-heldout-zp", "pii-heldout-zq", "pii-heldout-zr")  # scored, never fitted on
-WINDOW, BUCKETS = 8, 1 << 14  # as the HEALTH context model's (benchmarks/pii_verifiers.py)
+HELD_BACK = (
+    "pii-heldout-zo",
+    "pii-heldout-zp",
+    "pii-heldout-zq",
+    "pii-heldout-zr",
+    "pii-heldout-zs",
+)  # never fitted on
 STRENGTHS = (0.1, 0.3, 1.0, 3.0, 10.0)  # the inverse L2 strengths tried
 NAME_DROPPED_WRONG = 0.9  # the share of wrong spans among those the name gate drops, out of fold, at least
 FILES = {"REAL_NAME": NAME_CONTEXT_FILE, **UNLISTED_FILES}
@@ -57,8 +69,8 @@ def detector_without_these_models():
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    fitted_here = [model for model in shipped_context_models() if model.reads is not None or model.label == "REAL_NAME"]
-    gates = (*(model for model in shipped_context_models() if model not in fitted_here), *shipped_health_readers())
+    others = [model for model in shipped_context_models() if model.reads is None and model.label != "REAL_NAME"]
+    gates = (*others, *shipped_health_readers())
     return Detector([*build_recognizers(), PiiTaggerRecognizer(gates=gates)])
 
 
@@ -70,12 +82,7 @@ def table(out: Path) -> None:
         for path in development_files():
             for number, line in enumerate(path.open(encoding="utf-8")):
                 record = json.loads(line)
-                text = record["text"]
-                values = [
-                    (at, at + len(value["value"]), value["type"])
-                    for value in record.get("pii", [])
-                    for at in _occurrences(text, value["value"])
-                ]
+                text, values = record["text"], gold_spans(record)
                 for span in detector.deterministic(text):
                     if span.type not in FILES or span.source != "pii_tagger":
                         continue
@@ -90,14 +97,6 @@ def table(out: Path) -> None:
                     sink.write(json.dumps(row) + "\n")
                     rows += 1
     print(f"{rows} REAL_NAME, EMPLOYER and HEALTH spans of the tagger from {len(development_files())} files -> {out}")
-
-
-def _occurrences(text: str, value: str) -> list[int]:
-    found, at = [], text.find(value)
-    while at >= 0:
-        found.append(at)
-        at = text.find(value, at + 1)
-    return found
 
 
 def fit(path: Path, label: str, write: bool) -> None:

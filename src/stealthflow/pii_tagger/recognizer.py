@@ -84,8 +84,8 @@ class PiiTaggerRecognizer(Recognizer):
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
-        HEALTH and EMPLOYER spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones
-        for a loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
+        spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones for a
+        loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
         in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
         self.directory = directory
         self._tagger = tagger

@@ -1,7 +1,8 @@
 """One filter per label: what a model's span must look like (`plausible`) and what its surroundings
 must show (`in_context`), where the model alone over-reaches on text it was not trained on. A
-filter's `in_context` names the rule that kept the span, or returns None to drop it. A label
-without a filter keeps every span."""
+filter's `in_context` names the rule that kept the span, or returns None to drop it (told whether the text may be
+English: outside it some leave a span to its label's context model, filters/unlisted.py). A label without a filter
+keeps every span."""
 
 from __future__ import annotations
 
@@ -31,9 +32,5 @@ def kept(label: str, text: str, start: int, end: int, english: bool = True) -> s
         return NO_FILTER
     if not chosen.plausible(text[start:end]):
         return None
-    reason = (
-        chosen.in_context(text, start, end, english)
-        if chosen in (real_name, employer, health)
-        else chosen.in_context(text, start, end)
-    )
+    reason = chosen.in_context(text, start, end, english)
     return f"{label.lower()} filter: {reason}" if reason else None

@@ -101,7 +101,7 @@ def plausible(value: str) -> bool:
     )
 
 
-def in_context(text: str, start: int, end: int) -> str | None:
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:  # same in every language
     """Why text[start:end] is kept as an address, None if it is not one: it names a place and is no
     number named as another kind, no team and its score, landmark, date, price or version, no public
     life talked about (public_talk) and, without a street word, no measure, count or product."""

@@ -62,7 +62,7 @@ def plausible(value: str) -> bool:
     return len(value) >= 4
 
 
-def in_context(text: str, start: int, end: int) -> str | None:
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:  # same in every language
     """Why text[start:end] is kept as a secret, None if it is not one: a number its words name as
     another kind ("build number X", "error code X", "56113 chairs"), a book's number, keys pressed, a
     shop's code, a URL path's number or what a secret opens is none; else one a secret word introduces, or one that looks

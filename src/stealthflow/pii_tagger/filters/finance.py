@@ -107,7 +107,7 @@ def plausible(value: str) -> bool:
     )
 
 
-def in_context(text: str, start: int, end: int) -> str | None:
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:  # same in every language
     """Why text[start:end] is kept as money someone has, earns or owes, None if it is not: no one's
     where its sentence tells another's life (`anothers_life`); not a count, a distance, a shop's offer
     or terms, a price per unit, a bill, a price or a statistic; an amount without a currency is money
