@@ -146,6 +146,24 @@ def test_health_advice_is_not_masked_and_a_childs_condition_is():
         assert all(any(s.type == "HEALTH" for s in ungated.detect(text)) for text in advice)
 
 
+@pytest.mark.real_model
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("Living with Crohn's disease since 2019, any tips?", "Crohn's disease"),
+        ("Living with ulcerative colitis since 2019, any tips?", "ulcerative colitis"),
+        ("Dave from accounts is off with shingles again.", "shingles"),
+        ("Had my gallbladder out last week, still sore.", "gallbladder"),
+    ],
+)
+def test_a_writers_own_condition_in_a_short_post_is_masked(text, condition):
+    """What a HEALTH gate's threshold may not trade away for fewer false alarms on long pages: raising the English
+    HEALTH gates to the thresholds real passages favoured (verifier 0.66, context model 0.54) left each of these in
+    clear (benchmarks/results/pii_real_calibration.md)."""
+    spans = [s for s in Detector(build_recognizers(models=True)).detect(text) if s.type == "HEALTH"]
+    assert any(condition in text[s.start : s.end] or text[s.start : s.end] in condition for s in spans), spans
+
+
 MENTIONS = [
     {"text": "My son has asthma and uses an inhaler.", "mentions": [{"value": "asthma", "personal": True}]},
     {"text": "If you have asthma, avoid smoke.", "mentions": [{"value": "asthma", "personal": False}]},

@@ -29,14 +29,10 @@ def detector() -> Detector:
         pytest.param(
             "Sven Byrne lives in Leeds.", "Sven Byrne", marks=known_miss("read by both students: neither tags it")
         ),
-        pytest.param("Pedro Petrova works as a nurse.", "Pedro Petrova", marks=known_miss("name verifier 0.47")),
+        ("Pedro Petrova works as a nurse.", "Pedro Petrova"),  # name verifier 0.47: kept from 0.42 in English
         # no function word, read as Dutch too and unsure: the multilingual student's name is kept (route28)
         ("Kenji Lindgren lives in Leeds.", "Kenji Lindgren"),
-        pytest.param(
-            "Sven Byrne lives in Leeds and Aoife Byrne lives in Cork.",
-            "Aoife Byrne",
-            marks=known_miss("name verifier 0.45"),
-        ),
+        ("Sven Byrne lives in Leeds and Aoife Byrne lives in Cork.", "Aoife Byrne"),  # name verifier 0.45
         pytest.param(
             "Is Ottilie Brennan the same as ottilie.b@posteo.de?",
             "Ottilie Brennan",

@@ -508,16 +508,7 @@ def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
     [
         ("Write to Paavo Lehtinen at +44 20 7946 0959", "Paavo Lehtinen", "PHONE"),
         ("Write to Oona Virtanen at +44 20 7946 0958 after lunch.", "Oona Virtanen", "PHONE"),
-        pytest.param(
-            "Send 500 euros to Hans Müller, IBAN DE44 3704 0044 0532 9130 00, by Friday.",
-            "Hans Müller",
-            "IBAN",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known miss of the English student's t23 fine-tune (models/pii-tagger-student/README.md): "
-                "the name verifier drops the name it splits from the IBAN",
-            ),
-        ),
+        ("Send 500 euros to Hans Müller, IBAN DE44 3704 0044 0532 9130 00, by Friday.", "Hans Müller", "IBAN"),
         ("please text kofi mensah on 07700 900123 tonight", "kofi mensah", "PHONE"),
     ],
 )
