@@ -185,20 +185,22 @@ def fit(
 ) -> dict[str, float]:
     """The thresholds of `route` chosen on `rows` (coordinate ascent, two passes) from those in the gates' files,
     printing what changed. `guard`: passages of other annotated sets on which a threshold is admissible only while,
-    with every threshold as it then stands, recall stays within `GUARD_POINTS` of the shipped thresholds' and the
-    share of passages without personal data flagged rises by at most as many percentage points. `labels`: only the
+    with every threshold as it then stands, recall (of the one label moved, when `labels` names one) stays within
+    `GUARD_POINTS` of the shipped thresholds' and the share of passages without personal data flagged rises by at
+    most as many percentage points. `labels`: only the
     gates of these labels move (None: every gate)."""
     shipped = shipped_thresholds(root)[route]
     thresholds = dict(shipped)
     rows = [row for row in rows if row["route"] == route]
     guard = [row for row in guard or [] if row["route"] == route]
     print(f"{route}: {len(rows)} passages; shipped thresholds: {figures(rows, thresholds)}")
-    floor = _guarded(guard, shipped)
+    guarded_label = labels[0] if labels and len(labels) == 1 else None  # one label moved: its recall is guarded
+    floor = _guarded(guard, shipped, guarded_label)
 
     def admissible(trial: dict[str, float]) -> bool:
         if not guard:
             return True
-        recall, flagged = _guarded(guard, trial)
+        recall, flagged = _guarded(guard, trial, guarded_label)
         return recall >= floor[0] - GUARD_POINTS and flagged <= floor[1] + GUARD_POINTS
 
     for _ in range(2):
@@ -223,14 +225,19 @@ def fit(
         print(f"  {label}: {figures(rows, shipped, label)} -> {figures(rows, thresholds, label)}")
     if guard:
         print(f"  guard ({len(guard)} passages): {figures(guard, shipped)} -> {figures(guard, thresholds)}")
+        if guarded_label:
+            print(
+                f"  guard, {guarded_label}: {figures(guard, shipped, guarded_label)} -> {figures(guard, thresholds, guarded_label)}"
+            )
     return thresholds
 
 
-def _guarded(rows: list[dict], thresholds: dict[str, float]) -> tuple[float, float]:
-    """Recall and the percentage of passages without personal data flagged, in points."""
+def _guarded(rows: list[dict], thresholds: dict[str, float], label: str | None = None) -> tuple[float, float]:
+    """Recall (of `label`'s values; None: all) and the percentage of passages without personal data flagged, in
+    points."""
     if not rows:
         return 0.0, 0.0
-    got = figures(rows, thresholds)
+    got = figures(rows, thresholds, label)
     flagged, clean = (int(n) for n in got["flagged"].split("/"))
     return 100 * got["recall"], 100 * flagged / max(clean, 1)
 

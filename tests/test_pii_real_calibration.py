@@ -76,6 +76,13 @@ def test_only_the_gates_of_the_labels_asked_move(gate_files: Path):
     assert fit(rows, "en", gate_files)["health"] > 0.4
 
 
+def test_a_guarded_fit_keeps_the_guard_sets_recall_of_the_label_it_moves(gate_files: Path):
+    rows = [passage(["EMPLOYER"], span("EMPLOYER", [0], employer=0.96), span("EMPLOYER", [], employer=0.8))] * 3
+    guard = [passage(["EMPLOYER"], span("EMPLOYER", [0], employer=0.7))] * 10  # right spans the raise would drop
+    assert fit(rows, "en", gate_files, labels=("EMPLOYER",))["employer"] > 0.8
+    assert fit(rows, "en", gate_files, guard=guard, labels=("EMPLOYER",))["employer"] <= 0.7
+
+
 def test_written_thresholds_change_only_their_numbers_and_the_note_of_how(gate_files: Path):
     before = {gate.file: (gate_files / gate.file).read_text(encoding="utf-8") for gate in GATES}
     shipped = shipped_thresholds(gate_files)["others"]
