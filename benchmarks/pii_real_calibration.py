@@ -132,6 +132,7 @@ def detector_scoring_everything():
 def record(out: Path, files: list[Path]) -> None:
     detector = detector_scoring_everything()
     out.parent.mkdir(parents=True, exist_ok=True)
+    passages = 0
     with out.open("w", encoding="utf-8") as sink:
         for path in files:
             for line in path.open(encoding="utf-8"):
@@ -148,7 +149,8 @@ def record(out: Path, files: list[Path]) -> None:
                 route = "en" if row.get("lang", "en") == "en" else "others"
                 sink.write(json.dumps({"route": route, "values": [kind for _, _, kind in values], "spans": spans}))
                 sink.write("\n")
-    print(f"{sum(1 for _ in out.open())} passages of {len(files)} files -> {out}")
+                passages += 1
+    print(f"{passages} passages of {len(files)} files -> {out}")
 
 
 def masked(span: dict, thresholds: dict[str, float]) -> bool:
