@@ -104,7 +104,6 @@ def scores_in(reason: str) -> dict[str, float]:
 
 def detector_scoring_everything():
     """The detector as `protect` builds it, every gate's thresholds near 0 (each span scored by every gate)."""
-    from stealthflow.pii_tagger import health_reader
     from stealthflow.pii_tagger.context_model import shipped_context_models
     from stealthflow.pii_tagger.health_reader import shipped_health_readers
     from stealthflow.pii_tagger.name_candidates import shipped_candidate_judge
@@ -117,15 +116,13 @@ def detector_scoring_everything():
         others = {"threshold_others": 1e-4} if hasattr(gate, "threshold_others") else {}
         return replace(gate, threshold=1e-4, **others)
 
-    readers = tuple(near_zero(reader) for reader in shipped_health_readers())
+    # The detector reads the English pattern recognizers' HEALTH matches with the tagger's readers too: near 0 here,
+    # so the matches they would drop reach the table.
     tagger = PiiTaggerRecognizer(
         verifiers={label: near_zero(v) for label, v in shipped_verifiers().items()},
-        gates=(*(near_zero(g) for g in shipped_context_models()), *readers),
+        gates=(*(near_zero(g) for g in (*shipped_context_models(), *shipped_health_readers())),),
         candidates=near_zero(shipped_candidate_judge()),
     )
-    # The detector gates the English pattern recognizers' HEALTH matches with the shipped reader itself
-    # (health_reader.kept_by_health_reader): near 0 too, or the matches it drops would never reach the table.
-    health_reader.shipped_health_readers = lambda: readers
     return Detector([*build_recognizers(), tagger])
 
 

@@ -135,15 +135,22 @@ def test_health_advice_is_not_masked_and_a_childs_condition_is():
     assert [own[s.start : s.end] for s in detector.detect(own) if s.type == "HEALTH"] == ["asthma"]
     [reader] = shipped_health_readers()
     off = (replace(reader, threshold=0.0),)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(health_reader, "shipped_health_readers", lambda: off)
-        ungated = Detector(
-            [
-                PiiTaggerRecognizer(gates=off) if isinstance(r, PiiTaggerRecognizer) else r
-                for r in build_recognizers(models=True)
-            ]
-        )
-        assert all(any(s.type == "HEALTH" for s in ungated.detect(text)) for text in advice)
+    ungated = Detector(
+        [
+            PiiTaggerRecognizer(gates=off) if isinstance(r, PiiTaggerRecognizer) else r
+            for r in build_recognizers(models=True)
+        ]
+    )
+    assert all(any(s.type == "HEALTH" for s in ungated.detect(text)) for text in advice)
+    # The tagger's readers are the detector's: one that keeps nothing drops the pattern recognizers' match too.
+    closed = (replace(reader, threshold=1.01),)
+    shut = Detector(
+        [
+            PiiTaggerRecognizer(gates=closed) if isinstance(r, PiiTaggerRecognizer) else r
+            for r in build_recognizers(models=True)
+        ]
+    )
+    assert [s for s in shut.detect(own) if s.type == "HEALTH"] == []
 
 
 @pytest.mark.real_model
@@ -235,7 +242,7 @@ def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
     """`--no-tagger` (pattern recognizers only) stays without models: the pattern recognizers' HEALTH matches are
     kept unread."""
 
-    def no_model(texts, found):
+    def no_model(texts, found, readers):
         raise AssertionError("the health reader ran without the tagger")
 
     monkeypatch.setattr(detector_module, "kept_by_health_reader", no_model)

@@ -123,10 +123,11 @@ def shipped_health_readers() -> tuple[HealthReader, ...]:
     return (read_health_reader(directory),) if (directory / CARD).exists() else ()
 
 
-def kept_by_health_reader(texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
-    """The spans of each text (English HEALTH matches of a pattern recognizer) that the shipped health reader, if any,
-    keeps, with its score in their reason; a batch's spans are read at once."""
-    readers = shipped_health_readers()
+def kept_by_health_reader(
+    texts: list[str], found: list[list[Span]], readers: tuple[HealthReader, ...]
+) -> list[list[Span]]:
+    """The spans of each text (English HEALTH matches of a pattern recognizer) that the first of `readers` (the
+    tagger's), if any, keeps, with its score in their reason; a batch's spans are read at once."""
     at = [(number, span) for number, spans in enumerate(found) for span in spans]
     if not readers or not at:
         return found

@@ -119,6 +119,12 @@ class PiiTaggerRecognizer(Recognizer):
         return (*shipped_context_models(), *shipped_health_readers())
 
     @property
+    def health_readers(self) -> tuple[HealthReader, ...]:
+        """The health readers among its gates: the detector reads the English pattern recognizers' HEALTH matches with
+        them too, so one set of readers judges both."""
+        return tuple(gate for gate in self.gates if isinstance(gate, HealthReader))
+
+    @property
     def candidates(self) -> CandidateJudge | None:
         """What judges the name lexicon's words left in clear (name_candidates.py): the one given, else the shipped one
         unless verifiers or a tagger were given."""

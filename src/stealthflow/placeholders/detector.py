@@ -195,11 +195,12 @@ class Detector:
 
     def _read_health(self, texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
         """`found` without the HEALTH matches of the English pattern recognizers (`read_by_health_reader`) that the
-        health reader reads as health talk in general (pii_tagger/health_reader.py), as it reads the tagger's: run with
-        the tagger only, so a detector without models stays without them. Before the tagger's pass: a dropped match
-        settles nothing."""
+        tagger's health reader (`health_readers`, pii_tagger/health_reader.py) reads as health talk in general, as it
+        reads the tagger's spans: run with the tagger only, so a detector without models stays without them. Before the
+        tagger's pass: a dropped match settles nothing."""
         gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_health_reader}
-        read = kept_by_health_reader(texts, [[s for s in spans if s.source in gated] for spans in found])
+        readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.health_readers)
+        read = kept_by_health_reader(texts, [[s for s in spans if s.source in gated] for spans in found], readers)
         return [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
 
     @staticmethod

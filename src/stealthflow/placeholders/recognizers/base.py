@@ -51,6 +51,12 @@ class Recognizer:
         """Whether the span it found at `start` follows one of its names in its sentence (with `reads_named`)."""
         return False
 
+    @property
+    def health_readers(self) -> tuple:
+        """What reads the pattern recognizers' HEALTH matches (`read_by_health_reader`) as a person's health or health
+        talk in general: a model-backed recognizer's readers (the tagger's, pii_tagger/health_reader.py); none here."""
+        return ()
+
     def warning_for(self, languages: frozenset[str]) -> str | None:
         """What it could not do for a text that may be in `languages`, for the user to read (None: nothing; the tagger
         says when a student could not be loaded)."""
