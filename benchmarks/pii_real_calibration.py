@@ -120,7 +120,7 @@ def detector_scoring_everything():
     # so the matches they would drop reach the table.
     tagger = PiiTaggerRecognizer(
         verifiers={label: near_zero(v) for label, v in shipped_verifiers().items()},
-        gates=(*(near_zero(g) for g in (*shipped_context_models(), *shipped_health_readers())),),
+        gates=tuple(near_zero(g) for g in (*shipped_context_models(), *shipped_health_readers())),
         candidates=near_zero(shipped_candidate_judge()),
     )
     return Detector([*build_recognizers(), tagger])
