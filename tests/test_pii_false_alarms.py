@@ -81,25 +81,25 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
 @pytest.mark.parametrize(
     ("recipe_file", "batches", "new"),
     [
-        ("pii-tagger-student-finetune-v.yaml", ("v",), ("v",)),
+        ("candidates/pii-tagger-student-finetune-v.yaml", ("v",), ("v",)),
         ("pii-tagger-student-multilingual-finetune-w.yaml", ("d", "v", "wa", "wb", "wc"), ("wa", "wb", "wc")),
         (
-            "pii-tagger-student-finetune-x.yaml",
+            "candidates/pii-tagger-student-finetune-x.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-x.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-x.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
             ("xa", "xb", "xc"),
         ),
         (
-            "pii-tagger-student-finetune-xd.yaml",
+            "candidates/pii-tagger-student-finetune-xd.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xd.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xd.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
             ("xa", "xb", "xc", "xd"),
         ),
@@ -109,7 +109,7 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe"),
         ),
         (
-            "pii-tagger-student-finetune-y.yaml",
+            "candidates/pii-tagger-student-finetune-y.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "y"),
             ("y",),
         ),
@@ -119,81 +119,81 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("xa", "xb", "xc", "xd", "xe"),
         ),
         (
-            "pii-tagger-student-finetune-xf.yaml",
+            "candidates/pii-tagger-student-finetune-xf.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xf.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xf.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
             ("xa", "xb", "xc", "xd", "xe", "xf"),
         ),
         (
-            "pii-tagger-student-finetune-xgh.yaml",
+            "candidates/pii-tagger-student-finetune-xgh.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xg", "xh"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xgh.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xgh.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xg", "xh"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
         ),
         (
-            "pii-tagger-student-finetune-xghf.yaml",
+            "candidates/pii-tagger-student-finetune-xghf.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xghf.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xghf.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
         ),
         (
-            "pii-tagger-student-finetune-xghfij.yaml",
+            "candidates/pii-tagger-student-finetune-xghfij.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xghfij.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xghfij.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
         ),
         (
-            "pii-tagger-student-finetune-xghfijkl.yaml",
+            "candidates/pii-tagger-student-finetune-xghfijkl.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-xghfijkl.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-xghfijkl.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
         ),
         (
-            "pii-tagger-student-finetune-hq.yaml",
+            "candidates/pii-tagger-student-finetune-hq.yaml",
             XHCJ_BATCHES + ("hq",),
             ("hq",),
         ),
         (
-            "pii-tagger-student-finetune-hqst.yaml",
+            "candidates/pii-tagger-student-finetune-hqst.yaml",
             XHCJ_BATCHES + ("hq", "bs", "bt"),
             ("hq", "bs", "bt"),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-hq.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-hq.yaml",
             XHCJ_BATCHES + ("hq",),
             ("hq",),
         ),
         (
-            "pii-tagger-student-multilingual-finetune-hqst.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-hqst.yaml",
             XHCJ_BATCHES + ("hq", "bs", "bt"),
             ("hq", "bs", "bt"),
         ),
         *(
             (recipe, XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc"), HKR)
             for recipe in (
-                "pii-tagger-student-finetune-hkr.yaml",
-                "pii-tagger-student-multilingual-finetune-hkr.yaml",
-                "pii-tagger-student-multilingual-finetune-hkr-b.yaml",
+                "candidates/pii-tagger-student-finetune-hkr.yaml",
+                "candidates/pii-tagger-student-multilingual-finetune-hkr.yaml",
+                "candidates/pii-tagger-student-multilingual-finetune-hkr-b.yaml",
             )
         ),
         *(
@@ -201,7 +201,7 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             for recipe in ("pii-tagger-student-finetune-t23.yaml", "pii-tagger-student-multilingual-finetune-t23.yaml")
         ),
         (
-            "pii-tagger-student-multilingual-finetune-t28.yaml",
+            "candidates/pii-tagger-student-multilingual-finetune-t28.yaml",
             XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc", "hx", "hz", "hlx", "t23a", "t23b", "hzd", "t27a"),
             ("hzd",),
         ),
@@ -232,7 +232,7 @@ def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_valid
     [
         "pii-tagger-student-finetune-t23.yaml",
         "pii-tagger-student-multilingual-finetune-t23.yaml",
-        "pii-tagger-student-multilingual-finetune-t28.yaml",
+        "candidates/pii-tagger-student-multilingual-finetune-t28.yaml",
     ],
 )
 def test_these_recipes_teach_no_text_of_the_validation_and_check_sets_u_v_w(recipe_file):
