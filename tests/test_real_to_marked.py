@@ -40,7 +40,10 @@ def test_without_its_two_arguments_it_says_how_to_run_it():
 
 
 def test_the_t29_recipes_read_the_real_passages_from_runs_only():
-    for name in ("candidates/pii-tagger-student-finetune-t29.yaml", "candidates/pii-tagger-student-multilingual-finetune-t29.yaml"):
+    for name in (
+        "candidates/pii-tagger-student-finetune-t29.yaml",
+        "candidates/pii-tagger-student-multilingual-finetune-t29.yaml",
+    ):
         recipe = load_finetune_recipe(TRAINING / name)
         real = [path for path in recipe.negatives + recipe.annotated if "real32" in str(path)]
         assert real and all(path.parts[0] == "runs" for path in real)
@@ -51,7 +54,10 @@ def test_the_t30_recipes_read_the_three_real_sets_from_runs_only_each_file_as_of
     """The dose of the recipes' headers: every real file (with personal data or without) listed the same number of
     times, so the clean passages weigh as the marked ones."""
     sets = ("realtrain1", "real32", "real31")
-    for name in ("candidates/pii-tagger-student-finetune-t30.yaml", "candidates/pii-tagger-student-multilingual-finetune-t30.yaml"):
+    for name in (
+        "candidates/pii-tagger-student-finetune-t30.yaml",
+        "candidates/pii-tagger-student-multilingual-finetune-t30.yaml",
+    ):
         recipe = load_finetune_recipe(TRAINING / name)
         clean = [path for path in recipe.negatives if path.parts[:2] in {("runs", s) for s in sets}]
         marked = [path for path in recipe.annotated if path.parts[:2] in {("runs", s) for s in sets}]
