@@ -32,7 +32,11 @@ def detector() -> Detector:
         ("Pedro Petrova works as a nurse.", "Pedro Petrova"),  # name verifier 0.47: kept from 0.42 in English
         # no function word, read as Dutch too and unsure: the multilingual student's name is kept (route28)
         ("Kenji Lindgren lives in Leeds.", "Kenji Lindgren"),
-        ("Sven Byrne lives in Leeds and Aoife Byrne lives in Cork.", "Aoife Byrne"),  # name verifier 0.45
+        pytest.param(
+            "Sven Byrne lives in Leeds and Aoife Byrne lives in Cork.",
+            "Aoife Byrne",
+            marks=known_miss("the t47b English student tags neither name (t23's: the name verifier kept it at 0.45)"),
+        ),
         pytest.param(
             "Is Ottilie Brennan the same as ottilie.b@posteo.de?",
             "Ottilie Brennan",
@@ -47,11 +51,7 @@ def detector() -> Detector:
             "Dmytro Hrytsenko",
             marks=known_miss("read by both students: the English one tags 'Dmytro' HEALTH, the other keeps nothing"),
         ),
-        pytest.param(
-            "I met Oksana Hrytsenko yesterday.",
-            "Oksana Hrytsenko",
-            marks=known_miss("read by both students: neither keeps a name"),
-        ),
+        ("I met Oksana Hrytsenko yesterday.", "Oksana Hrytsenko"),  # found since the t47b English student
     ],
 )
 def test_a_private_persons_name_in_a_plain_sentence_is_masked(detector, text, name):

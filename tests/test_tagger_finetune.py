@@ -27,7 +27,8 @@ STUDENT = REPO / "models/pii-tagger-student"
 RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's first fine-tune
 SECOND_RECIPE = REPO / "training/pii-tagger-student-finetune-c.yaml"  # its second, from the first's weights
 THIRD_RECIPE = REPO / "training/pii-tagger-student-finetune-xe.yaml"  # its third, from the second's weights
-SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-t23.yaml"  # its fourth, from the third's weights
+FOURTH_RECIPE = REPO / "training/pii-tagger-student-finetune-t23.yaml"  # its fourth, from the third's weights
+SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-t47b.yaml"  # its fifth, from the fourth's weights
 
 
 @pytest.mark.real_model
@@ -155,10 +156,12 @@ def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refus
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
     assert card["finetune"]["out"] == str(load_finetune_recipe(SHIPPED_RECIPE).out)
     assert card["languages"] == load_finetune_recipe(SHIPPED_RECIPE).languages
-    first, second, third = card["earlier_finetunes"]  # the first ran under another out folder: known by its steps
+    # the first ran under another out folder: known by its steps
+    first, second, third, fourth = card["earlier_finetunes"]
     assert first["steps"] == load_finetune_recipe(RECIPE).steps
     assert second["out"] == str(load_finetune_recipe(SECOND_RECIPE).out)
     assert third["out"] == str(load_finetune_recipe(THIRD_RECIPE).out)
+    assert fourth["out"] == str(load_finetune_recipe(FOURTH_RECIPE).out)
     recipe = FinetuneRecipe.model_validate(
         load_finetune_recipe(RECIPE).model_dump()
         | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
