@@ -60,7 +60,7 @@ def _parts(folder: Path) -> list[dict]:
 
 
 def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(cluster, tmp_path):
-    records, block_mb = _corpus(tmp_path / "in.jsonl", 48), 0.05  # 7 blocks
+    records, block_mb = _corpus(tmp_path / "in.jsonl", 24), 0.025  # 6 blocks
     out = tmp_path / "out"
     command = cli_command(
         "batch", "protect", str(tmp_path / "in.jsonl"), "-o", str(out), "-s", "job", "--workers", "2",
@@ -185,39 +185,19 @@ def test_a_rerun_protects_again_a_row_edited_since_though_the_file_kept_its_size
     assert "resumed: 1 of 1" in run()  # unchanged since: resumed
 
 
-def test_a_job_keyed_by_e_mail_addresses_writes_none_of_them(cluster, tmp_path):
-    """rev21 finding 8, the real `batch protect`: rows keyed by e-mail addresses fail with the reason, and no file of
-    the output (parts, manifest) holds an address; a row keyed otherwise is protected, `r1182` too (ux22 M3: the
-    tagger's secret guess failed it), and the failed row is named by its line (not a byte offset, not its id)."""
-    source, out = tmp_path / "in.jsonl", tmp_path / "out"
-    rows = [{"id": "r1182", "text": "Write to jo.b@mailbox.org please."}]
-    rows.append({"id": "dana.kerr@mailbox.org", "text": "Reset my account, my email is dana.kerr@mailbox.org"})
-    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    command = cli_command(
-        "batch", "protect", str(source), "-o", str(out), "-s", "job", "--workers", "1", "--ray-address", cluster
-    )  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert_ray_kept_quiet(done.stderr)
-    assert "wrote 1 rows with placeholders to" in " ".join(done.stderr.split())  # the progress lines stay
-    assert [row["id"] for row in _parts(out)] == ["r1182"]
-    assert not [path for path in out.rglob("*") if path.is_file() and b"mailbox.org" in path.read_bytes()]
-    manifest = (out / "manifest.jsonl").read_text()
-    failed = [entry for line in manifest.splitlines() for entry in json.loads(line).get("failed", [])]
-    assert [(entry["id"], entry["row"], entry["reason"][:20]) for entry in failed] == [
-        (None, 2, "its id holds EMAIL, ")
-    ]
-    assert "dana.kerr" not in done.stderr + done.stdout
-    assert "row 2 of in.jsonl: its id holds EMAIL" in " ".join(done.stdout.split() + done.stderr.split())
-
-
-def test_a_row_with_a_lone_surrogate_fails_alone_and_the_other_rows_are_written(cluster, tmp_path):
-    """rev27 M2, the real `batch protect`: one row whose text (or kept column) held a lone surrogate stopped the whole
-    job with a traceback, on every rerun, and wrote no row. Each such row fails, named by its line, never its value;
-    the other rows are written, and a rerun resumes."""
+def test_rows_keyed_by_e_mail_addresses_or_holding_a_lone_surrogate_fail_alone_and_write_none_of_their_values(
+    cluster, tmp_path
+):
+    """The real `batch protect`, one job: rev21 finding 8, rows keyed by e-mail addresses fail with the reason, and no
+    file of the output (parts, manifest) holds an address; a row keyed otherwise is protected, `r1182` too (ux22 M3:
+    the tagger's secret guess failed it). rev27 M2: one row whose text (or kept column) held a lone surrogate stopped
+    the whole job with a traceback, on every rerun, and wrote no row; each such row fails. Failed rows are named by
+    their line (not a byte offset, not their id), never their value; the other rows are written, and a rerun
+    resumes."""
     source, out = tmp_path / "in.jsonl", tmp_path / "out"
     rows = [
-        {"id": "r1", "text": "Write to jo.b@mailbox.org please.", "note": "a"},
+        {"id": "r1182", "text": "Write to jo.b@mailbox.org please.", "note": "a"},
+        {"id": "dana.kerr@mailbox.org", "text": "Reset my account, my email is dana.kerr@mailbox.org", "note": "x"},
         {"id": "r2", "text": "lone \ud800 surrogate and sam.lee@example.org", "note": "b"},
         {"id": "r3", "text": "Call me at sam.lee@example.org.", "note": "c\udfff"},
         {"id": "r4", "text": "Nothing private here.", "note": "d"},
@@ -229,21 +209,29 @@ def test_a_row_with_a_lone_surrogate_fails_alone_and_the_other_rows_are_written(
     )  # fmt: skip
     runs = [subprocess.run(command, capture_output=True, text=True, timeout=300) for _ in range(2)]
     assert [run.returncode for run in runs] == [0, 0], runs[0].stderr[-2000:]
+    assert_ray_kept_quiet(runs[0].stderr)
     assert "resumed: 1 of 1" in runs[1].stderr
-    assert [(row["id"], row["note"]) for row in _parts(out)] == [("r1", "a"), ("r4", "d")]
+    assert [(row["id"], row["note"]) for row in _parts(out)] == [("r1182", "a"), ("r4", "d")]
     failed = [
         entry
         for line in (out / "manifest.jsonl").read_text().splitlines()
         for entry in json.loads(line).get("failed", [])
     ]
-    assert [(entry["id"], entry["row"], entry["reason"]) for entry in failed] == [
-        (None, 2, "its 'text' field holds a lone surrogate (invalid Unicode)"),
-        (None, 3, "its 'note' field holds a lone surrogate (invalid Unicode)"),
+    assert [(entry["id"], entry["row"], entry["reason"][:20]) for entry in failed[:1]] == [
+        (None, 2, "its id holds EMAIL, ")
+    ]
+    assert [(entry["id"], entry["row"], entry["reason"]) for entry in failed[1:]] == [
+        (None, 3, "its 'text' field holds a lone surrogate (invalid Unicode)"),
+        (None, 4, "its 'note' field holds a lone surrogate (invalid Unicode)"),
     ]
     said = " ".join(runs[0].stdout.split() + runs[0].stderr.split())
-    assert "2 row(s) failed" in said and "row 2 of in.jsonl: its 'text' field holds a lone surrogate" in said
-    assert "sam.lee" not in said and "Traceback" not in said
-    assert not [path for path in out.rglob("*") if path.is_file() and b"sam.lee" in path.read_bytes()]
+    assert "wrote 2 rows with placeholders to" in said  # the progress lines stay
+    assert "3 row(s) failed" in said and "row 2 of in.jsonl: its id holds EMAIL" in said
+    assert "row 3 of in.jsonl: its 'text' field holds a lone surrogate" in said
+    assert "dana.kerr" not in said and "sam.lee" not in said and "Traceback" not in said
+    assert not [
+        path for path in out.rglob("*") if path.is_file() and re.search(rb"mailbox\.org|sam\.lee", path.read_bytes())
+    ]
 
 
 def _listening(process: psutil.Process) -> set[tuple[str, str]]:

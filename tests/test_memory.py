@@ -340,14 +340,14 @@ def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
     assert "@mailbox.org" in held(store, "u", rows[-1].text)
 
 
-def test_concurrent_appends_from_eight_processes(store, tmp_path):
-    procs, acks = _workers(tmp_path, [str(n) for n in range(8)], 10)
-    acknowledged = set(_acknowledged(acks, 80))
+def test_concurrent_appends_from_four_processes(store, tmp_path):
+    procs, acks = _workers(tmp_path, [str(n) for n in range(4)], 10)  # twice the cores: writers contend for the file
+    acknowledged = set(_acknowledged(acks, 40))
     for proc in procs:
         proc.join(timeout=60)
     assert all(p.exitcode == 0 for p in procs)
     rows = store.list("u")
-    assert len(acknowledged) == 80 and {m.id for m in rows} == acknowledged
+    assert len(acknowledged) == 40 and {m.id for m in rows} == acknowledged
     for m in rows:  # every placeholder restores to its own worker's value
         worker, i = m.text.split()[1], m.text.split()[3]
         assert held(store, "u", m.text).endswith(f"w{worker}.n{i}@mailbox.org")

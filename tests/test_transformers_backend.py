@@ -131,14 +131,14 @@ def test_auto_dtype_is_float32_on_a_cpu_without_bf16(monkeypatch):
 
 
 @pytest.mark.real_model
-@pytest.mark.parametrize("repetition_penalty", [1.0, 1.1])  # 1.1: the embedded configs' setting
+@pytest.mark.parametrize("repetition_penalty", [1.1])  # the embedded configs' setting (1.0: the tiny model above)
 def test_embedded_model_batch_starts_like_one_at_a_time(embedded_llm, repetition_penalty):
     """Batched and single decoding run different float kernels, whose last bits differ between
     CPU kinds (on AMD EPYC the greedy texts part after a few tokens): the property that holds
     everywhere is the same prompt accounting and the same first answer tokens. Exact equality
     of whole answers is checked on the tiny model above."""
     backend = embedded_llm.backend
-    params = GenerationParams(max_new_tokens=16, repetition_penalty=repetition_penalty)
+    params = GenerationParams(max_new_tokens=4, repetition_penalty=repetition_penalty)  # two are compared
     batched = backend.generate_batch(requests(params))
     single = [backend.generate_batch([r])[0] for r in requests(params)]
     assert [c.prompt_tokens for c in batched] == [c.prompt_tokens for c in single]
