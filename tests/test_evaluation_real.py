@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from short_profile import shortest_labelled_line
+from short_profile import shortest_labelled
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
@@ -20,7 +20,7 @@ def test_evaluate_a_mask_and_the_loop_on_the_embedded_model(tmp_path, repo):
     # Tiny budget: the point is that every stage runs for real, not the quality of a 135M model.
     config.write_text("model:\n  model: embedded\n  max_new_tokens: 16\n  batch_size: 8\n  threads: 1\n")
     data = tmp_path / "one.jsonl"
-    data.write_text(shortest_labelled_line(repo / "data" / "test.jsonl"))
+    data.write_text(shortest_labelled(repo / "data" / "test.jsonl")[1])
     out = tmp_path / "eval"
     args = [
         "evaluate",

@@ -3,10 +3,10 @@
 import shutil
 
 import pytest
+from short_profile import shortest_labelled
 
 from stealthflow.anonymize import StandardAnonymizer
 from stealthflow.attack import CorrectnessJudge, LLMAttacker
-from stealthflow.data import load_profiles
 from stealthflow.utility import lexical_utility
 
 pytestmark = pytest.mark.real_model
@@ -14,9 +14,7 @@ pytestmark = pytest.mark.real_model
 
 @pytest.fixture(scope="module")
 def short_profile(repo):
-    # The shortest labelled test profile keeps the prompt small.
-    profiles = [p for p in load_profiles(repo / "data/test.jsonl") if p.labelled()]
-    return min(profiles, key=lambda p: len(p.text))
+    return shortest_labelled(repo / "data/test.jsonl")[0]
 
 
 def test_attack_and_standard_anonymize_on_one_profile(embedded_llm, short_profile):

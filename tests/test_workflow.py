@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fakes import FakeBackend
-from short_profile import shortest_labelled_line
+from short_profile import shortest_labelled
 from trajectory_fixtures import generate_args
 from typer.testing import CliRunner
 
@@ -624,7 +624,7 @@ def test_generate_on_the_embedded_model(repo, tmp_path):
         "workflow: {rounds: 1, batch_size: 1, llm_judge: false}\n"
     )
     data = tmp_path / "one.jsonl"
-    data.write_text(shortest_labelled_line(repo / "data/test.jsonl"))
+    data.write_text(shortest_labelled(repo / "data/test.jsonl")[1])
     result = cli.invoke(
         app, generate_args(data, tmp_path / "run", "--config", str(config), insights_out=tmp_path / "ins.json")
     )
