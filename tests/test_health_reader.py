@@ -59,6 +59,23 @@ def test_a_fake_readers_score_is_its_pieces_mean_and_it_gates_english_only():
     assert (reader.least(ENGLISH), reader.least(GERMAN)) == (0.3, 0.0)
 
 
+def test_a_reader_of_other_languages_gates_the_texts_routed_to_them_and_leaves_english_to_the_english_one():
+    """A reader whose card names de and fr scores the texts that may be in them and are not read as English (routed
+    to the multilingual student); the English pattern recognizers' HEALTH matches are the English reader's alone."""
+    other = HealthReader(FakeRuntime(0.9), 20, 0.3, frozenset({"de", "fr"}))
+    english = HealthReader(FakeRuntime(0.2), 20, 0.3)
+    assert (other.least(GERMAN), other.least(frozenset({"de", "it"})), other.least(frozenset({"it"}))) == (0.3, 0.3, 0)
+    assert other.least(ENGLISH) == other.least(frozenset({"de", "en"})) == other.least(frozenset()) == 0.0
+    text = "My son has asthma."
+    found = [[s] for s in PiiTaggerRecognizer(tagger=FakeTagger(), gates=()).find_many([text], languages=[ENGLISH])[0]]
+    assert health_reader.kept_by_health_reader([text], found, (other, english)) == [[]]  # the English one: 0.2
+    assert health_reader.kept_by_health_reader([text], found, (other,)) == found  # no English reader: kept
+    recognizer = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(other, english))
+    assert recognizer.find_many([text, text], languages=[ENGLISH, GERMAN])[0] == []
+    [[german]] = recognizer.find_many([text], languages=[GERMAN])
+    assert german.reason.endswith("health reader verifier 0.90 (keeps from 0.30)")
+
+
 def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
     runtime = FakeRuntime(0.9)
     reader = HealthReader(runtime, window=20, threshold=0.3)

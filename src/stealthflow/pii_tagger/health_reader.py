@@ -4,12 +4,14 @@ keeps in annotated text, each span's word pieces labelled a private person's hea
 diagnosed with") or not (health talk in general, advice, questions, statistics). A span's score is the mean
 probability of its word pieces.
 
-In texts read as English (the model reads English), it gates the tagger's HEALTH spans after the label's verifier
-(recognizer.py) and, when the tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span
+A reader reads the texts of its languages (its card's `languages`; none: English): `models/pii-health-reader/` the
+texts read as English, `models/pii-health-reader-multilingual/` (if shipped) the texts routed to the multilingual
+student (de, fr, es, it, nl, pt). It gates the tagger's HEALTH spans there after the label's verifier (recognizer.py)
+and, the English one, when the tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span
 scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence
 only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own condition is masked.
-Shipped in `models/pii-health-reader/` (reader.json: the layers, the window, the threshold and how it was chosen;
-reader.safetensors: the trained layers and head).
+Each is shipped as reader.json (the layers, the window, the languages, the threshold and how it was chosen) and
+reader.safetensors (the trained layers and head).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
 
-READER_DIR = "pii-health-reader"
+READER_DIRS = ("pii-health-reader", "pii-health-reader-multilingual")  # the English one first
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
 MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
@@ -46,18 +48,26 @@ _READ: ContextVar[dict | None] = ContextVar("health_reader_read", default=None) 
 @dataclass(frozen=True)
 class HealthReader:
     """The probability that a HEALTH span states a private person's health, and the score a span must reach in a text
-    read as English (`threshold`; 0: not scored). Scores spans as a verifier does (`least`, `judge_many`), so that
-    recognizer.py gates with it as with one."""
+    of its `languages` (`threshold`; 0: not scored): English reads the texts read as English (`route.may_be_english`),
+    any other set the texts routed to the multilingual student that may be in one of them. Scores spans as a verifier
+    does (`least`, `judge_many`), so that recognizer.py gates with it as with one."""
 
     runtime: MiniLMRuntime
     window: int
     threshold: float
+    languages: frozenset[str] = ENGLISH_ONLY
     label = "HEALTH"
     reads = None  # every HEALTH span (context_model.ContextModel.reads)
     kind = Kind(("reader",), None, "health reader", ("past the word pieces it reads in one call",))
 
     def least(self, languages: frozenset[str]) -> float:
-        return self.threshold if may_be_english(languages) else 0.0
+        return self.threshold if self.reads_text_of(languages) else 0.0
+
+    def reads_text_of(self, languages: frozenset[str]) -> bool:
+        """Whether it reads a text that may be in any of `languages` (the detector's candidates)."""
+        if may_be_english(languages):
+            return "en" in self.languages
+        return bool(languages & self.languages)
 
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
@@ -113,25 +123,25 @@ def read_health_reader(directory: Path) -> HealthReader:
     runtime = minilm_with(load_file(str(directory / WEIGHTS)), card.get("layers"), directory)
     if runtime.tags != 2:
         raise ValueError(f"{directory}: a head of two outputs (not, a person's health) was expected")
-    return HealthReader(runtime, card["window"], card["threshold"])
+    return HealthReader(runtime, card["window"], card["threshold"], frozenset(card.get("languages", ENGLISH_ONLY)))
 
 
 @cache
 def shipped_health_readers() -> tuple[HealthReader, ...]:
-    """The health reader shipped in models/, if any (one, or none)."""
-    directory = resource_dir("models") / READER_DIR
-    return (read_health_reader(directory),) if (directory / CARD).exists() else ()
+    """The health readers shipped in models/, the English one first (each of `READER_DIRS` that is there)."""
+    directories = [resource_dir("models") / name for name in READER_DIRS]
+    return tuple(read_health_reader(directory) for directory in directories if (directory / CARD).exists())
 
 
 def kept_by_health_reader(
     texts: list[str], found: list[list[Span]], readers: tuple[HealthReader, ...]
 ) -> list[list[Span]]:
     """The spans of each text (English HEALTH matches of a pattern recognizer) that the first of `readers` (the
-    tagger's), if any, keeps, with its score in their reason; a batch's spans are read at once."""
+    tagger's) that reads English, if any, keeps, with its score in their reason; a batch's spans are read at once."""
     at = [(number, span) for number, spans in enumerate(found) for span in spans]
-    if not readers or not at:
+    reader = next((reader for reader in readers if reader.reads_text_of(ENGLISH_ONLY)), None)
+    if reader is None or not at:
         return found
-    reader = readers[0]
     scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
     kept: list[list[Span]] = [[] for _ in found]
     for (number, span), score in zip(at, scores, strict=True):

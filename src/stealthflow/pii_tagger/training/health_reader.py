@@ -3,9 +3,9 @@
 
 Its examples are HEALTH spans in their sentence, each labelled a private person's health (1) or not (0):
 - the HEALTH spans the detector's tagger keeps (its verifiers on, the HEALTH gates off) in annotated files of
-  `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; English rows), labelled as that
-  benchmark scores them: 1 when the span overlaps an annotated value;
-- written mentions ({"text", "mentions": [{"value", "personal"}]}): every occurrence of each mention, labelled by its
+  `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; the rows of the recipe's
+  `languages`), labelled as that benchmark scores them: 1 when the span overlaps an annotated value;
+- written mentions ({"text", "mentions": [{"value", "personal"}]}; English): every occurrence of each mention, labelled by its
   `personal`, and the tagger's HEALTH spans there, 1 when they overlap a personal mention.
 MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
 scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
@@ -32,7 +32,8 @@ class HealthReaderRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     annotated: list[Path] = []  # pii_registers.py files: the tagger's HEALTH spans, labelled by the annotation
-    mentions: list[Path] = []  # written mentions labelled personal or not
+    mentions: list[Path] = []  # written mentions labelled personal or not (English)
+    languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (health_reader.py)
     out: Path
     layers: int = Field(6, ge=1, le=6)  # MiniLM's bottom N layers are run: fewer is faster per span
     top_layers: int = Field(3, ge=1, le=6)  # of those, the top N are trained (and shipped) with the head
@@ -75,25 +76,31 @@ def _tagger_health_spans(texts: list[str]) -> list[list[tuple[int, int]]]:
     return [[(s.start, s.end) for s in found if s.type == "HEALTH"] for found in recognizer.find_many(texts)]
 
 
-def health_examples(annotated: list[Path], mentions: list[Path]) -> list[dict]:
-    """{"text", "start", "end", "personal", "group"} per example (`group`: its text, for splitting; an annotated
-    text's also "clean": it holds no personal data)."""
+def health_examples(annotated: list[Path], mentions: list[Path], languages: list[str] | None = None) -> list[dict]:
+    """{"text", "start", "end", "personal", "group", "lang"} per example (`group`: its text, for splitting; an
+    annotated text's also "clean": it holds no personal data); annotated rows of `languages` only (default English)."""
     examples = []
-    rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") == "en"]
+    languages = languages or ["en"]
+    rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") in languages]
     for n, (row, spans) in enumerate(zip(rows, _tagger_health_spans([r["text"] for r in rows]), strict=True)):
         values = [at for value in row.get("pii", []) for at in _occurrences(row["text"], value["value"])]
         for start, end in spans:
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
+            example["lang"] = row.get("lang", "en")
             examples.append(example | {"clean": not row.get("pii")})
     written = [row for path in mentions for row in _read_lines(path)]
     for n, (row, spans) in enumerate(zip(written, _tagger_health_spans([r["text"] for r in written]), strict=True)):
         marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
         for start, end, personal in marks:
-            examples.append({"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}"})
+            examples.append(
+                {"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}", "lang": "en"}
+            )
         for start, end in set(spans) - {(a, b) for a, b, _ in marks}:
             personal = int(any(p and a < end and start < b for a, b, p in marks))
-            examples.append({"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}"})
+            examples.append(
+                {"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}", "lang": "en"}
+            )
     return examples
 
 
@@ -119,7 +126,7 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
 
-    examples = health_examples(recipe.annotated, recipe.mentions)
+    examples = health_examples(recipe.annotated, recipe.mentions, recipe.languages)
     if not examples:
         raise DataError("no HEALTH example in the recipe's files")
     held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
@@ -170,6 +177,7 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     card = {
         "layers": recipe.layers,
         "window": recipe.window,
+        "languages": recipe.languages,
         "threshold": recipe.threshold,
         "examples": len(train),
         "validation_examples": len(validation),
@@ -181,7 +189,9 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
         from stealthflow.pii_tagger.health_reader import read_health_reader
 
         (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
-        candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in validation]
+        candidates = [
+            Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation
+        ]
         truth = [e["personal"] for e in validation]
         card["validation_auc"] = round(
             float(roc_auc_score(truth, read_health_reader(recipe.out).judge_many(candidates))), 3
