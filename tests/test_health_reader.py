@@ -211,6 +211,30 @@ def test_written_mentions_become_examples_labelled_by_their_personal_flag(tmp_pa
     assert {(e["text"], e["personal"]) for e in examples} >= {(MENTIONS[0]["text"], 1), (MENTIONS[1]["text"], 0)}
 
 
+def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeypatch):
+    """A fake tagger's spans (labelled as such: each "Asthma" or "asthma" a HEALTH span): English rows by default, the
+    German one only when the languages name it, labelled by the annotation and carrying their language."""
+    from stealthflow.pii_tagger.training import health_reader as training
+
+    def spans(texts):
+        return [[(m.start(), m.end()) for m in re.finditer("[Aa]sthma", text)] for text in texts]
+
+    monkeypatch.setattr(training, "_tagger_health_spans", spans)
+    rows = [
+        {"text": "My son has asthma.", "lang": "en", "pii": [{"value": "asthma", "type": "HEALTH"}]},
+        {"text": "Mein Sohn hat Asthma.", "lang": "de", "pii": [{"value": "Asthma", "type": "HEALTH"}]},
+        {"text": "Asthma ist häufig.", "lang": "de", "pii": []},
+    ]
+    path = tmp_path / "annotated.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    assert [(e["lang"], e["personal"]) for e in health_examples([path], [])] == [("en", 1)]
+    german = health_examples([path], [], ["de", "fr"])
+    assert [(e["text"], e["lang"], e["personal"], e["clean"]) for e in german] == [
+        ("Mein Sohn hat Asthma.", "de", 1, False),
+        ("Asthma ist häufig.", "de", 0, True),
+    ]
+
+
 def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text("mentions: [x.jsonl]\n", encoding="utf-8")

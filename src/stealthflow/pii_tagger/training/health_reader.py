@@ -5,8 +5,8 @@ Its examples are HEALTH spans in their sentence, each labelled a private person'
 - the HEALTH spans the detector's tagger keeps (its verifiers on, the HEALTH gates off) in annotated files of
   `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; the rows of the recipe's
   `languages`), labelled as that benchmark scores them: 1 when the span overlaps an annotated value;
-- written mentions ({"text", "mentions": [{"value", "personal"}]}; English): every occurrence of each mention, labelled by its
-  `personal`, and the tagger's HEALTH spans there, 1 when they overlap a personal mention.
+- written mentions ({"text", "mentions": [{"value", "personal"}]}; English): every occurrence of each mention,
+  labelled by its `personal`, and the tagger's HEALTH spans there, 1 when they overlap a personal mention.
 MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
 scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
 model's) the card reports.
@@ -87,8 +87,7 @@ def health_examples(annotated: list[Path], mentions: list[Path], languages: list
         for start, end in spans:
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
-            example["lang"] = row.get("lang", "en")
-            examples.append(example | {"clean": not row.get("pii")})
+            examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
     written = [row for path in mentions for row in _read_lines(path)]
     for n, (row, spans) in enumerate(zip(written, _tagger_health_spans([r["text"] for r in written]), strict=True)):
         marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
