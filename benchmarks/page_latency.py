@@ -84,10 +84,9 @@ def screenshot(link: str, path: str, width: int) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from stealthflow.testing.browser import start_browser
+    from stealthflow.testing.browser import started_browser
 
-    driver = start_browser(width, 900, "--hide-scrollbars")
-    try:
+    with started_browser(width, 900, "--hide-scrollbars") as driver:
         driver.get(link)
         wait = WebDriverWait(driver, 600)
         wait.until(lambda d: d.find_element(By.ID, "session-id").text)
@@ -102,8 +101,6 @@ def screenshot(link: str, path: str, width: int) -> None:
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(path)
         print(f"wrote {path} ({width}x{height})")
-    finally:
-        driver.quit()
 
 
 if __name__ == "__main__":

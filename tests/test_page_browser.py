@@ -21,7 +21,7 @@ from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.service import create_app
 from stealthflow.service.page import PageLogins
-from stealthflow.testing.browser import CHROMEDRIVER, CHROMIUM, start_browser
+from stealthflow.testing.browser import CHROMEDRIVER, CHROMIUM, started_browser
 from stealthflow.testing.loopback import serve
 
 TOKEN = "browser-test-token"
@@ -69,9 +69,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    driver = start_browser()
-    yield driver
-    driver.quit()
+    with started_browser() as driver:
+        yield driver
 
 
 def sign_in(browser, server) -> WebDriverWait:
@@ -240,8 +239,7 @@ def test_the_keyboard_alone_checks_undoes_and_copies(browser, server):
 
 def test_no_token_or_a_wrong_one_is_refused(server):
     base, logins = server
-    driver = start_browser()  # a browser that was never signed in
-    try:
+    with started_browser() as driver:  # a browser that was never signed in
         for url in (f"{base}/", f"{base}/#token=wrong"):
             driver.get(url)
             assert signed_out(driver)
@@ -252,8 +250,6 @@ def test_no_token_or_a_wrong_one_is_refused(server):
         driver.execute_script("sessionStorage.clear()")
         driver.get(link)  # the same link again
         assert signed_out(driver)
-    finally:
-        driver.quit()
 
 
 def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credential(server, tmp_path):
@@ -283,8 +279,7 @@ def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credenti
     other = http.server.HTTPServer(("127.0.0.1", 0), OtherLocalServer)
     threading.Thread(target=other.serve_forever, daemon=True).start()
     profile = tmp_path / "profile"
-    driver = start_browser(1280, 900, f"--user-data-dir={profile}")
-    try:
+    with started_browser(1280, 900, f"--user-data-dir={profile}") as driver:
         driver.get(f"{base}/#token={logins.new_link()}")
         wait = WebDriverWait(driver, 60)
         wait.until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
@@ -302,8 +297,6 @@ def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credenti
         time.sleep(3)  # Chromium sends a page's form state to the browser process a while after a change
         driver.get(f"http://127.0.0.1:{other.server_port}/")  # later, some other local web app
         wait.until(lambda d: "another local app" in d.page_source)
-    finally:
-        driver.quit()
         other.shutdown()
     time.sleep(1)  # the browser's processes have written what they keep
     kept = [
@@ -342,8 +335,8 @@ def test_progress_shows_and_nothing_moves_while_the_rewrite_arrives(browser, ser
 def test_readable_at_phone_width_and_nothing_moves_there_either(server):
     """375 px (a small phone): one column, no sideways scrolling before or after a check, and the
     status line appearing while the rewrite runs moves nothing below it."""
-    driver = start_browser()
-    try:  # headless Chromium's window is at least 500 px wide: the phone's screen is emulated
+    # headless Chromium's window is at least 500 px wide: the phone's screen is emulated
+    with started_browser() as driver:
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True}
         )
@@ -366,8 +359,6 @@ def test_readable_at_phone_width_and_nothing_moves_there_either(server):
         assert max(moved) < 0.5, moved  # layout rounding only (1/64 px), no jump
         wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
         assert driver.execute_script(fits)  # the diff, the warning and the risk lines wrap
-    finally:
-        driver.quit()
 
 
 @pytest.mark.real_model
@@ -417,6 +408,19 @@ def test_stealthflow_ui_with_the_real_local_method(browser, tmp_path):
             server.wait(timeout=30)
 
 
+def test_chromium_leaves_nothing_in_the_temporary_directory():
+    """Chromium keeps its singleton socket's folder and its profile in the temporary directory and leaves the first
+    behind when it quits: started_browser gives it a folder of its own there, removed after it quits."""
+    with started_browser() as driver:
+        driver.get("about:blank")
+        scratch = Path(driver.capabilities["chrome"]["userDataDir"]).parent
+        assert scratch.name.startswith("stealthflow-chromium-")
+        assert any(
+            p.name.startswith("org.chromium.Chromium.") and "scoped_dir" not in p.name for p in scratch.iterdir()
+        )
+    assert not scratch.exists()
+
+
 def test_the_link_file_of_stealthflow_ui_signs_the_browser_in(server):
     """What `stealthflow ui` hands the browser instead of the link (cli.ui.link_file): Chromium opens the
     file, is sent on to the page and signs in; the token is used up and has left the address bar."""
@@ -425,12 +429,9 @@ def test_the_link_file_of_stealthflow_ui_signs_the_browser_in(server):
     base, logins = server
     one_time = logins.new_link()
     opener = link_file(f"{base}/#token={one_time}")
-    driver = start_browser()
-    try:
+    with started_browser() as driver:
         driver.get(opener.as_uri())
         WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
         assert driver.current_url == f"{base}/" and not logins.pending(one_time)
-    finally:
-        driver.quit()
         opener.unlink()
         opener.parent.rmdir()
