@@ -120,7 +120,7 @@ def test_the_gate_drops_a_tagger_span_below_the_readers_threshold_and_names_its_
 @pytest.mark.real_model
 def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
     """A famous person's or a pet's condition said in the same words as a person's is the filters' (anothers_life)."""
-    [reader] = shipped_health_readers()
+    reader, _ = shipped_health_readers()
     personal = [
         candidate("My daughter was diagnosed with type 1 diabetes in March.", "type 1 diabetes"),
         candidate("ugh my migraine is back, leaving work early", "migraine"),
@@ -137,6 +137,58 @@ def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
 
 
 @pytest.mark.real_model
+def test_the_six_languages_reader_scores_a_persons_health_above_the_same_condition_as_general_talk():
+    """The six languages' reader (models/pii-health-reader-multilingual/): the writer's or a relative's condition is
+    kept in each language, and the same conditions said as general talk score lower on the whole. It tells them apart
+    less surely than the English one: of these six general sentences three score above its threshold (0.5) and stay
+    masked, the Dutch one ("hebben last van", said as a person's) as high as the writer's own migraine."""
+    english, six = shipped_health_readers()
+    assert (english.languages, six.languages) == (ENGLISH, frozenset({"de", "fr", "es", "it", "nl", "pt"}))
+    pairs = [
+        (
+            "de",
+            "Meine Tochter hat seit März Diabetes Typ 1.",
+            "Diabetes Typ 1 ist eine Autoimmunerkrankung.",
+            "Diabetes Typ 1",
+        ),
+        (
+            "fr",
+            "Depuis l'an dernier, mon mari souffre d'une dépression.",
+            "La dépression touche une personne sur cinq.",
+            "dépression",
+        ),
+        (
+            "es",
+            "Mi madre tiene alzhéimer desde hace dos años.",
+            "El alzhéimer es la causa más común de demencia.",
+            "alzhéimer",
+        ),
+        (
+            "nl",
+            "Ik heb sinds vorige week last van migraine.",
+            "Vrouwen hebben vaker last van migraine dan mannen.",
+            "migraine",
+        ),
+        (
+            "it",
+            "Mio figlio ha l'asma e oggi non va a scuola.",
+            "L'asma è una malattia cronica delle vie respiratorie.",
+            "asma",
+        ),
+        (
+            "pt",
+            "O meu pai foi diagnosticado com cancro do pulmão.",
+            "O cancro do pulmão é a principal causa de morte.",
+            "cancro do pulmão",
+        ),
+    ]
+    own = six.judge_many([candidate(text, word, frozenset({lang})) for lang, text, _, word in pairs])
+    talk = six.judge_many([candidate(text, word, frozenset({lang})) for lang, _, text, word in pairs])
+    assert min(own) >= six.threshold
+    assert sum(talk) / len(talk) < sum(own) / len(own) - 0.2
+
+
+@pytest.mark.real_model
 def test_health_advice_is_not_masked_and_a_childs_condition_is():
     """End to end, the shipped detector: the pattern recognizers' HEALTH matches ("your child ... asthma": a personal
     word in the sentence) and the tagger's alike. With the reader gating nothing (threshold 0) each piece of advice is
@@ -150,7 +202,7 @@ def test_health_advice_is_not_masked_and_a_childs_condition_is():
     detector = Detector(build_recognizers(models=True))
     assert [[s for s in detector.detect(text) if s.type == "HEALTH"] for text in advice] == [[]] * len(advice)
     assert [own[s.start : s.end] for s in detector.detect(own) if s.type == "HEALTH"] == ["asthma"]
-    [reader] = shipped_health_readers()
+    reader, _ = shipped_health_readers()
     off = (replace(reader, threshold=0.0),)
     ungated = Detector(
         [
@@ -273,7 +325,7 @@ def test_training_writes_a_reader_the_runtime_loads(tmp_path):
 
 @pytest.mark.real_model
 def test_padded_batches_read_as_each_window_alone():
-    [reader] = shipped_health_readers()
+    reader, _ = shipped_health_readers()
     windows = [np.array([101, 2026, 2365, 2038, 26180, 1012, 102]), np.array([101, 26180, 2003, 2691, 1012, 102])]
     alone = reader.runtime.probabilities([(w, None) for w in windows])
     for padded, single in zip(reader.runtime.padded_probabilities(windows), alone, strict=True):
