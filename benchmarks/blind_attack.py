@@ -5,7 +5,9 @@ Three steps, each rerunnable:
     # 1. a seeded sample of test profiles, each method's texts in its own file under shuffled ids;
     #    the key (blind id -> profile, method) and the labels are written apart
     python benchmarks/blind_attack.py prepare --sample 60 --seed 0 --methods original,deletion,local --out runs/blind
-    #    (`--profiles FILE`: another labelled set in data/test.jsonl's format instead of the test split)
+    #    (`--profiles FILE`: another labelled set in data/test.jsonl's format instead of the test split;
+    #    `--rewrites teacher=FILE`: a method whose posts are read from FILE, e.g. a strong model's rewrites;
+    #    `--parts 2`: each method's authors in 2 files, one reader each: texts/<method>-a.jsonl, -b ...)
     # 2a. an API attacker (any litellm model or OpenAI-compatible server) reads each file
     python benchmarks/blind_attack.py attack runs/blind --attacker-model deepseek/deepseek-chat
     # 2b. ... or anyone else: give a reader ONLY runs/blind/texts/<file>.jsonl and runs/blind/ATTACKER.md,
@@ -54,26 +56,30 @@ def prepare(args) -> None:
     from stealthflow.llm.pool import LLMPool
 
     profiles = sample_profiles(args.sample, args.seed, args.exclude, args.profiles)
+    given = dict(read_rewrites(spec, profiles) for spec in args.rewrites)
     out = Path(args.out)
     (out / "texts").mkdir(parents=True, exist_ok=True)
     (out / "guesses").mkdir(exist_ok=True)
     pool = LLMPool()
     key_path = out / "key.json"  # methods prepared earlier on the same sample stay
     key: dict[str, dict] = json.loads(key_path.read_text(encoding="utf-8")) if key_path.exists() else {}
-    for method in args.methods.split(","):
+    for method in [m for m in args.methods.split(",") if m] + list(given):
         rng = random.Random(f"{args.seed}:{method}")
         key = {blind: entry for blind, entry in key.items() if entry["method"] != method}
-        texts = method_texts(method, profiles, Settings(), pool)
+        texts = given[method] if method in given else method_texts(method, profiles, Settings(), pool)
         rows = []
         for profile, text in zip(profiles, texts, strict=True):
             blind = f"{rng.getrandbits(40):010x}"
             key[blind] = {"profile": profile.id, "method": method}
             rows.append({"id": blind, "text": text})
         rng.shuffle(rows)
-        (out / "texts" / f"{method}.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
-        )
-        print(f"wrote {out}/texts/{method}.jsonl ({len(rows)} authors)", flush=True)
+        names = [method] if args.parts == 1 else [f"{method}-{chr(ord('a') + i)}" for i in range(args.parts)]
+        for i, name in enumerate(names):
+            part = rows[i :: len(names)]
+            (out / "texts" / f"{name}.jsonl").write_text(
+                "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in part), encoding="utf-8"
+            )
+            print(f"wrote {out}/texts/{name}.jsonl ({len(part)} authors)", flush=True)
     pool.close()
     key_path.write_text(json.dumps(key, indent=1), encoding="utf-8")
     labels = {p.id: {a: label.estimate for a, label in p.labelled().items()} for p in profiles}
@@ -90,6 +96,29 @@ def sample_profiles(size: int, seed: int, exclude: list[str], path: Path | None 
     }
     profiles = [p for p in load_labelled(path or split_path("test")) if p.id not in seen]
     return random.Random(seed).sample(profiles, size) if size < len(profiles) else profiles
+
+
+def read_rewrites(spec: str, profiles) -> tuple[str, list[str]]:
+    """`NAME=FILE`: the method NAME's texts, from FILE's rewritten posts ({"username", "comment" (index), "text"} a
+    line); every post of every sampled profile must be there, else a DataError names the first one missing."""
+    name, sep, path = spec.partition("=")
+    if not sep or not name or not path:
+        raise DataError(f"--rewrites {spec!r}: give it as NAME=FILE")
+    posts: dict[tuple[str, int], str] = {}
+    try:
+        for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                row = json.loads(line)
+                posts[row["username"], int(row["comment"])] = row["text"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DataError(f"{path}: not a file of rewrites ({{username, comment, text}} a line): {exc}") from None
+    texts = []
+    for profile in profiles:
+        missing = [i for i in range(len(profile.comments)) if (profile.id, i) not in posts]
+        if missing:
+            raise DataError(f"{path}: no rewrite of post {missing[0]} of {profile.id}")
+        texts.append("\n".join(posts[profile.id, i] for i in range(len(profile.comments))))
+    return name, texts
 
 
 def method_texts(method: str, profiles, settings, pool) -> list[str]:
@@ -193,22 +222,22 @@ def changed(args) -> None:
     out = Path(args.dir)
     key = json.loads((out / "key.json").read_text("utf-8"))
 
-    def posts(method: str) -> dict[tuple[str, int], str]:
-        rows = [json.loads(line) for line in (out / "texts" / f"{method}.jsonl").read_text("utf-8").splitlines()]
-        return {(key[r["id"]]["profile"], i): post for r in rows for i, post in enumerate(r["text"].split("\n"))}
-
-    original = posts("original")
+    texts: dict[str, dict[tuple[str, int], str]] = {}  # method (from the key) -> (profile, post) -> post
+    for path in sorted((out / "texts").glob("*.jsonl")):  # a method's authors may be split over several files
+        for line in path.read_text("utf-8").splitlines():
+            row = json.loads(line)
+            entry = key[row["id"]]
+            for i, post in enumerate(row["text"].split("\n")):
+                texts.setdefault(entry["method"], {})[entry["profile"], i] = post
+    original = texts.pop("original")
     print("| method | posts without a clue changed | posts with a clue changed |\n|---|---|---|")
-    for path in sorted((out / "texts").glob("*.jsonl")):
-        if path.stem == "original":
-            continue
-        new = posts(path.stem)
+    for method, new in sorted(texts.items()):
         shares = []
         for clue in (False, True):
             ids = [i for i, flag in flags.items() if flag == clue and i in original]
             moved = sum(original[i].strip() != new[i].strip() for i in ids)
             shares.append(f"{moved} of {len(ids)} ({moved / len(ids):.0%})")
-        print(f"| {path.stem} | {shares[0]} | {shares[1]} |")
+        print(f"| {method} | {shares[0]} | {shares[1]} |")
 
 
 def interval(pairs: list[tuple[float, float]]) -> dict:
@@ -249,6 +278,8 @@ def main() -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--exclude", nargs="*", default=[], help="earlier blind directories whose authors are left out")
     p.add_argument("--profiles", type=Path, help="labelled profiles, JSONL in data/test.jsonl's format (default: test)")
+    p.add_argument("--rewrites", action="append", default=[], metavar="NAME=FILE", help="a method read from a file")
+    p.add_argument("--parts", type=int, default=1, help="each method's authors in this many files, one reader each")
     a = steps.add_parser("attack")
     a.add_argument("dir")
     a.add_argument("--attacker-model", required=True)

@@ -111,3 +111,63 @@ def test_local_printed_withholds_the_posts_the_local_method_reports_not_protecte
     (shown,) = [json.loads(line) for line in (out / "texts" / "local-printed.jsonl").read_text("utf-8").splitlines()]
     assert local["text"].split("\n")[0].endswith("distinguished")  # what stayed is in the rewrite
     assert shown["text"] == "\nGardening again today."
+
+
+def test_prepare_reads_a_method_from_a_file_of_rewrites_and_splits_each_method_for_its_readers(tmp_path):
+    """`--rewrites teacher=FILE` blinds rewrites written elsewhere (a strong model's) beside the original; `--parts 2`
+    gives each method's authors to two files, and `changed` still counts per method, from the key."""
+    path = tmp_path / "profiles.jsonl"
+    rows = [
+        profile("ann", ["I live in Cork.", "Nice game."], {"location": "Cork, Ireland"}),
+        profile("bo", ["Night shift at the ER again."], {"occupation": "nurse"}),
+        profile("cy", ["Rent in Leeds is mad.", "Tea first."], {"location": "Leeds, UK"}),
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    rewrites = [("ann", 0, "I live here."), ("ann", 1, "Nice game."), ("bo", 0, "Night shift again.")]
+    rewrites += [("cy", 0, "Rent here is mad."), ("cy", 1, "Tea first.")]
+    given = tmp_path / "teacher.jsonl"
+    given.write_text("".join(json.dumps({"username": u, "comment": i, "text": t}) + "\n" for u, i, t in rewrites))
+    done = prepare(tmp_path, "--profiles", str(path), "--rewrites", f"teacher={given}", "--parts", "2")
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "blind"
+    assert sorted(p.name for p in (out / "texts").iterdir()) == [
+        "original-a.jsonl",
+        "original-b.jsonl",
+        "teacher-a.jsonl",
+        "teacher-b.jsonl",
+    ]
+    key = json.loads((out / "key.json").read_text("utf-8"))
+    teacher = {}
+    for name in ("teacher-a.jsonl", "teacher-b.jsonl"):
+        for line in (out / "texts" / name).read_text("utf-8").splitlines():
+            row = json.loads(line)
+            assert key[row["id"]]["method"] == "teacher"
+            teacher[key[row["id"]]["profile"]] = row["text"]
+    assert teacher == {
+        "ann": "I live here.\nNice game.",
+        "bo": "Night shift again.",
+        "cy": "Rent here is mad.\nTea first.",
+    }
+    flags = [("ann", 0, True), ("ann", 1, False), ("bo", 0, True), ("cy", 0, True), ("cy", 1, False)]
+    (tmp_path / "flags.jsonl").write_text(
+        "".join(json.dumps({"username": u, "comment": i, "clue": c}) + "\n" for u, i, c in flags)
+    )
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "changed", str(out), "--flags", str(tmp_path / "flags.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "| teacher | 0 of 2 (0%) | 3 of 3 (100%) |" in result.stdout
+
+
+def test_prepare_refuses_rewrites_that_miss_a_post_and_writes_nothing(tmp_path):
+    path = tmp_path / "profiles.jsonl"
+    path.write_text(json.dumps(profile("ann", ["I live in Cork.", "Nice game."], {"gender": "female"})) + "\n")
+    given = tmp_path / "teacher.jsonl"
+    given.write_text(json.dumps({"username": "ann", "comment": 0, "text": "I live here."}) + "\n")
+    done = prepare(tmp_path, "--profiles", str(path), "--rewrites", f"teacher={given}")
+    assert done.returncode != 0
+    assert "no rewrite of post 1 of ann" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "blind").exists()
