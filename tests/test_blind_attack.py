@@ -29,6 +29,20 @@ def prepare(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def changed(blind: Path, flags: list[tuple[str, int, bool]]) -> str:
+    """`blind_attack.py changed` on the directory `blind` with the writer's clue flags (username, post, clue): its table."""
+    path = blind / "flags.jsonl"
+    path.write_text("".join(json.dumps({"username": u, "comment": i, "clue": c}) + "\n" for u, i, c in flags))
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "changed", str(blind), "--flags", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_prepare_blinds_the_profiles_of_a_given_file(tmp_path):
     path = tmp_path / "profiles.jsonl"
     rows = [
@@ -80,17 +94,7 @@ def test_changed_counts_the_posts_of_each_kind_a_method_changed(tmp_path):
             "".join(json.dumps({"id": b, "text": t}) + "\n" for b, t in rows)
         )
     flags = [("ann", 0, True), ("ann", 1, False), ("bob", 0, False), ("bob", 1, True)]
-    (tmp_path / "flags.jsonl").write_text(
-        "".join(json.dumps({"username": u, "comment": i, "clue": c}) + "\n" for u, i, c in flags)
-    )
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "changed", str(tmp_path), "--flags", str(tmp_path / "flags.jsonl")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "| m | 1 of 2 (50%) | 1 of 2 (50%) |" in result.stdout
+    assert "| m | 1 of 2 (50%) | 1 of 2 (50%) |" in changed(tmp_path, flags)
 
 
 def test_local_printed_withholds_the_posts_the_local_method_reports_not_protected(tmp_path):
@@ -149,17 +153,7 @@ def test_prepare_reads_a_method_from_a_file_of_rewrites_and_splits_each_method_f
         "cy": "Rent here is mad.\nTea first.",
     }
     flags = [("ann", 0, True), ("ann", 1, False), ("bo", 0, True), ("cy", 0, True), ("cy", 1, False)]
-    (tmp_path / "flags.jsonl").write_text(
-        "".join(json.dumps({"username": u, "comment": i, "clue": c}) + "\n" for u, i, c in flags)
-    )
-    result = subprocess.run(
-        [sys.executable, str(SCRIPT), "changed", str(out), "--flags", str(tmp_path / "flags.jsonl")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "| teacher | 0 of 2 (0%) | 3 of 3 (100%) |" in result.stdout
+    assert "| teacher | 0 of 2 (0%) | 3 of 3 (100%) |" in changed(out, flags)
 
 
 def test_prepare_refuses_rewrites_that_miss_a_post_and_writes_nothing(tmp_path):
