@@ -101,7 +101,9 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     plain = Detector(build_recognizers())
     # what runs beside the tagger in detection (the finance reader, where a code ships one): with the shipped students
     beside = [r for r in build_recognizers(models=True) if r.model_backed and r.name != recognizer.name]
-    tagged = Detector([*build_recognizers(), recognizer, *(beside if tagger_dir is None and runtime == "numpy" else [])])
+    tagged = Detector(
+        [*build_recognizers(), recognizer, *(beside if tagger_dir is None and runtime == "numpy" else [])]
+    )
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""
