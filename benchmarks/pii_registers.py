@@ -166,35 +166,12 @@ def print_misses(rows: list[dict], predictions: list[list[Span]], label) -> None
             print(label(row), "wrong:", wrong, "missed:", missed)
 
 
-def with_finance_reader(recognizers: list, args: argparse.Namespace) -> list:
-    """The recognizers with the finance reader asked for (`--finance-reader`, `--finance-threshold`)."""
-    from dataclasses import replace
-
-    from stealthflow.pii_tagger.finance_reader import FinanceReaderRecognizer, read_finance_reader
-
-    chosen = []
-    for recognizer in recognizers:
-        if isinstance(recognizer, FinanceReaderRecognizer) and (args.finance_reader or args.finance_threshold):
-            if args.finance_reader == "none":
-                continue
-            reader = read_finance_reader(Path(args.finance_reader)) if args.finance_reader else recognizer.reader
-            if reader is not None and args.finance_threshold is not None:
-                reader = replace(reader, threshold=args.finance_threshold)
-            recognizer = FinanceReaderRecognizer(reader=reader)
-        chosen.append(recognizer)
-    return chosen
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path, help="JSONL of {text, register, lang, pii: [{value, type}]}")
     parser.add_argument("--by", default="register", help="the field to group by (register or lang)")
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
-    parser.add_argument(
-        "--finance-reader", help="a finance reader's directory in place of the shipped one, or 'none': without it"
-    )
-    parser.add_argument("--finance-threshold", type=float, help="the finance reader's threshold (default: its card's)")
     parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
     parser.add_argument(
         "--protected", action="store_true", help="protect each text in a session of its own (values found again in it)"
@@ -209,7 +186,7 @@ def main() -> None:
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
     if args.case:
         rows = [recased(row, args.case) for row in rows]
-    detector = Detector(with_finance_reader(build_recognizers(models=not args.no_tagger, model=args.tagger), args))
+    detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
     texts = [row["text"] for row in rows]
     if args.session or args.protected:
         predictions = predict_in_session(detector, texts, one_session=args.session)

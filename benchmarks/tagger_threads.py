@@ -7,8 +7,7 @@ texts, on 2 threads (torch's, or numpy's BLAS):
 
 - cold load: from importing the tagger's module to the first 1 KB text through its recognizer (a cold CLI's share;
   the shipped students, routed by language: an English text loads only the English one);
-- tagger ms per KB at 1 KB: detection with the tagger (and the shipped finance reader beside it, in the six
-  languages) minus the regex layer alone, main thread,
+- tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
   the median of `--passes` interleaved passes, in wall time and in the process's CPU time (on a shared
   machine the CPU time is the steadier figure: the wall time also counts the other processes' turns);
 - server threads: regex + tagger in worker threads (`anyio.to_thread.run_sync`, as the proxy runs
@@ -99,11 +98,7 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     texts = kilobyte_texts(language, count)
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
-    # what runs beside the tagger in detection (the finance reader, where a code ships one): with the shipped students
-    beside = [r for r in build_recognizers(models=True) if r.model_backed and r.name != recognizer.name]
-    tagged = Detector(
-        [*build_recognizers(), recognizer, *(beside if tagger_dir is None and runtime == "numpy" else [])]
-    )
+    tagged = Detector([*build_recognizers(), recognizer])
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""

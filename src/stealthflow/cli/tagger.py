@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train|finetune|health-reader|finance-reader|thresholds`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|health-reader|thresholds`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -146,24 +146,6 @@ def health_reader(
         )
 
     _run_recipe(recipe, set_, load_health_reader_recipe, train_health_reader, report=report)
-
-
-@tagger_app.command("finance-reader")
-def finance_reader(
-    recipe: _recipe_option("finance reader", "training/pii-finance-reader-multilingual.yaml"),
-    set_: _set_option("epochs=1") = None,
-) -> None:
-    """Train the finance reader: MiniLM finding money someone has, earns or owes, said in words (six languages)."""
-    from stealthflow.pii_tagger.training.finance_reader import load_finance_reader_recipe, train_finance_reader
-
-    def report(card: dict) -> None:
-        held = card["validation"]
-        console.print(
-            f"held-out sentences: {held['found']} of {held['values']} FINANCE values found, "
-            f"{held['spans_on_no_value']} spans on none"
-        )
-
-    _run_recipe(recipe, set_, load_finance_reader_recipe, train_finance_reader, report=report)
 
 
 @tagger_app.command()

@@ -25,7 +25,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.health_reader import CARD, MAX_PIECES, WEIGHTS
-from stealthflow.pii_tagger.training.minilm_tuning import freeze_all_but, shipped_state, trained_layers, tune
 from stealthflow.sentence_ends import local_piece
 
 
@@ -139,21 +138,41 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     shuffle = random.Random(recipe.seed)
     model, tokenizer = base_model(2, recipe.layers)
     encoded = [x for x in (encode(tokenizer, e, recipe.window) for e in train) if x]
-    trained = trained_layers(recipe.layers, recipe.top_layers)
-    freeze_all_but(model, trained)
-    started = time.time()
-    tune(
-        model,
-        encoded,
-        epochs=recipe.epochs,
-        learning_rate=recipe.learning_rate,
-        batch_size=recipe.batch_size,
-        shuffle=shuffle,
-        log=log,
-    )
-    state = shipped_state(model, trained)
+    trained = tuple(f"encoder.layer.{n}." for n in range(recipe.layers - recipe.top_layers, recipe.layers))
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad = name.startswith("classifier") or any(part in name for part in trained)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=recipe.learning_rate)
+    steps = max(1, int(len(encoded) / recipe.batch_size * recipe.epochs))
+    warmup = max(1, steps // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1, (s + 1) / warmup) * max(0, 1 - s / steps))
+    started, step = time.time(), 0
+    model.train()
+    while step < steps:
+        shuffle.shuffle(encoded)
+        for first in range(0, len(encoded), recipe.batch_size):
+            batch = encoded[first : first + recipe.batch_size]
+            width = max(len(ids) for ids, _ in batch)
+            ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in batch])
+            attention = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in batch])
+            labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
+            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            optimizer.zero_grad()
+            step += 1
+            if step % 50 == 0 or step == steps:
+                log(f"step {step}/{steps}: loss {loss.item():.3f}, {time.time() - started:.0f} s")
+            if step >= steps:
+                break
+    model.eval()
+    state = {
+        k: v.contiguous()
+        for k, v in model.state_dict().items()
+        if k.startswith("classifier") or any(p in k for p in trained)
+    }
     recipe.out.mkdir(parents=True, exist_ok=True)
-    save_file(state, str(recipe.out / WEIGHTS))
+    save_file({k: v.half() for k, v in state.items()}, str(recipe.out / WEIGHTS))
     card = {
         "layers": recipe.layers,
         "window": recipe.window,

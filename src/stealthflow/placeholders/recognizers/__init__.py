@@ -1,5 +1,5 @@
 """Recognizers by name. Importing this package registers the deterministic ones; the PII tagger
-and the finance reader register themselves the first time the registry is read here (its package imports this one's modules,
+registers itself the first time the registry is read here (its package imports this one's modules,
 so importing it at this package's import would meet partly initialised modules)."""
 
 from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
@@ -21,7 +21,6 @@ from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recogni
 
 
 def _register_model_backed() -> None:
-    import stealthflow.pii_tagger.finance_reader  # noqa: F401  (registers the finance reader)
     import stealthflow.pii_tagger.recognizer  # noqa: F401  (registers the PII tagger)
 
 
