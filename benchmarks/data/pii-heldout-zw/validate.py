@@ -31,9 +31,7 @@ def main() -> int:
             zv.check_row(row, errors)
         for language in languages:
             zv.check_group(rows, language, 40, 8, 6, errors)
-    for error in errors:
-        print(error)
-    print(f"errors: {len(errors)}")
+    print("\n".join([*errors, f"errors: {len(errors)}"]))
     return 1 if errors else 0
 
 
