@@ -1,18 +1,20 @@
-"""Fit the context models of the six other languages (pii_tagger/context_model.py): the name gate (`NAME_CONTEXT_FILE`)
-and the models of the EMPLOYER and HEALTH spans a filter keeps outside English with nothing of its word lists around
-them (`UNLISTED_FILES`, filters/unlisted.py), on the annotated six-language development sets.
+"""Fit the context models of pii_tagger/context_model.py on the annotated development sets: the name gates of the six
+other languages (`NAME_CONTEXT_FILE`) and of English (`NAME_CONTEXT_ENGLISH_FILE`), and the models of the EMPLOYER and
+HEALTH spans a filter keeps outside English with nothing of its word lists around them (`UNLISTED_FILES`,
+filters/unlisted.py).
 
     python benchmarks/pii_context_models.py table runs/context_spans.jsonl   # the labelled spans (~4 min)
     python benchmarks/pii_context_models.py fit runs/context_spans.jsonl --write
 
 `table` runs the detector as `protect` builds it, one text at a time, with every gate but these models, over the
-six-language files of every annotated set in benchmarks/data/pii-heldout*/ and pii-train-*/ but `HELD_BACK` (sets kept
-for the figures), and writes each REAL_NAME, EMPLOYER and HEALTH span of the tagger: its label, its set, whether its
-filter kept it for its context model to decide (`unlisted`), whether it overlaps an annotated value of its label, and
-its context terms' buckets (no text).
+six-language and English files of every annotated set in benchmarks/data/pii-heldout*/ and pii-train-*/ but `HELD_BACK`
+(sets kept for the figures), and writes each REAL_NAME, EMPLOYER and HEALTH span of the tagger: its label, its set,
+whether its text is English, whether its filter kept it for its context model to decide (`unlisted`), whether it
+overlaps an annotated value of its label, and its context terms' buckets (no text).
 
-`fit`, per label, fits a logistic regression (sklearn, training only) on the spans its model reads: every REAL_NAME
-span; the unlisted EMPLOYER and HEALTH spans. Its L2 strength is chosen by the area under the ROC curve of
+`fit`, per model, fits a logistic regression (sklearn, training only) on the spans it reads: every REAL_NAME span of
+the six languages (`REAL_NAME`) or of English (`REAL_NAME_EN`); the unlisted EMPLOYER and HEALTH spans of the six
+languages. Its L2 strength is chosen by the area under the ROC curve of
 leave-one-set-out predictions, and its threshold on those out-of-fold predictions by a rule fixed before any held-back
 set was scored:
 - EMPLOYER, HEALTH (spans the filter dropped before): the lowest threshold whose kept spans are right at least as often
@@ -20,7 +22,7 @@ set was scored:
   than what was kept;
 - REAL_NAME (spans kept before): the highest threshold whose dropped spans are at least `NAME_DROPPED_WRONG` wrong:
   it drops at least nine false names for each true one.
-`--write` stores each model refitted on all its spans, gating texts not read as English only.
+`--write` stores each model refitted on all its spans, gating the texts of its languages only.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ from pathlib import Path
 
 import numpy as np
 
-from stealthflow.pii_tagger.context_model import NAME_CONTEXT_FILE, UNLISTED_FILES, ContextModel, hashed_terms
+from stealthflow.pii_tagger.context_model import (
+    NAME_CONTEXT_ENGLISH_FILE,
+    NAME_CONTEXT_FILE,
+    UNLISTED_FILES,
+    ContextModel,
+    hashed_terms,
+)
 from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
 from stealthflow.resources import resource_dir
 
@@ -52,14 +60,23 @@ HELD_BACK = (
 )  # never fitted on
 STRENGTHS = (0.1, 0.3, 1.0, 3.0, 10.0)  # the inverse L2 strengths tried
 NAME_DROPPED_WRONG = 0.9  # the share of wrong spans among those the name gate drops, out of fold, at least
-FILES = {"REAL_NAME": NAME_CONTEXT_FILE, **UNLISTED_FILES}
+FILES = {"REAL_NAME": NAME_CONTEXT_FILE, "REAL_NAME_EN": NAME_CONTEXT_ENGLISH_FILE, **UNLISTED_FILES}  # model -> file
+ENGLISH_MODELS = ("REAL_NAME_EN",)
 
 
 def development_files() -> list[Path]:
-    files = sorted(DATA.glob("pii-heldout*/pii_languages*.jsonl")) + sorted(
-        DATA.glob("pii-train-*/pii_languages*.jsonl")
-    )
+    """The six-language (pii_languages*) and English (pii_registers*) files of every annotated set but `HELD_BACK`."""
+    files = [
+        path
+        for kind in ("languages", "registers")
+        for folder in ("pii-heldout*", "pii-train-*")
+        for path in sorted(DATA.glob(f"{folder}/pii_{kind}*.jsonl"))
+    ]
     return [path for path in files if path.parent.name not in HELD_BACK]
+
+
+def label_of(model: str) -> str:
+    return model.removesuffix("_EN")
 
 
 def detector_without_these_models():
@@ -89,6 +106,7 @@ def table(out: Path) -> None:
                     row = {
                         "label": span.type,
                         "set": path.parent.name,
+                        "english": path.name.startswith("pii_registers"),
                         "text": f"{path.parent.name}:{number}",
                         "unlisted": CONTEXT_DECIDES in span.reason,
                         "right": any(a < span.end and span.start < b and kind == span.type for a, b, kind in values),
@@ -99,12 +117,17 @@ def table(out: Path) -> None:
     print(f"{rows} REAL_NAME, EMPLOYER and HEALTH spans of the tagger from {len(development_files())} files -> {out}")
 
 
-def fit(path: Path, label: str, write: bool) -> None:
+def fit(path: Path, name: str, write: bool) -> None:
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
 
-    table_rows = [row for line in path.open(encoding="utf-8") if (row := json.loads(line))["label"] == label]
+    label, english = label_of(name), name in ENGLISH_MODELS
+    table_rows = [
+        row
+        for line in path.open(encoding="utf-8")
+        if (row := json.loads(line))["label"] == label and row.get("english", False) == english
+    ]
     gates_kept = label == "REAL_NAME"  # else it judges the spans the filter dropped before (`unlisted`)
     rows = table_rows if gates_kept else [row for row in table_rows if row["unlisted"]]
     indices = [bucket for row in rows for bucket in row["terms"]]
@@ -113,7 +136,7 @@ def fit(path: Path, label: str, write: bool) -> None:
     y = np.array([row["right"] for row in rows])
     sets = sorted({row["set"] for row in rows})
     group = np.array([sets.index(row["set"]) for row in rows])
-    print(f"{label}: {len(rows)} spans it reads ({y.sum()} right) in {len(sets)} sets")
+    print(f"{name}: {len(rows)} spans it reads ({y.sum()} right) in {len(sets)} sets")
     best = None
     for strength in STRENGTHS:
         out_of_fold = np.zeros(len(rows))
@@ -143,7 +166,7 @@ def fit(path: Path, label: str, write: bool) -> None:
             (t for t in grid if (out_of_fold >= t).any() and np.mean(y[out_of_fold >= t]) >= floor), default=None
         )
     if threshold is None:
-        raise SystemExit(f"{label}: no threshold meets the rule: {rule}")
+        raise SystemExit(f"{name}: no threshold meets the rule: {rule}")
     kept = out_of_fold >= threshold
     print(
         f"  chosen: C {strength}, threshold {threshold}, {rule} (keeps {(kept & y).sum()} right, {(kept & ~y).sum()} wrong)"
@@ -152,14 +175,16 @@ def fit(path: Path, label: str, write: bool) -> None:
         full = LogisticRegression(C=strength, max_iter=3000).fit(x, y)
         weights = tuple(float(w) for w in full.coef_[0])
         reads = None if gates_kept else CONTEXT_DECIDES
-        model = ContextModel(WINDOW, float(full.intercept_[0]), weights, 0.0, threshold, label, reads)
+        english_threshold, others_threshold = (threshold, 0.0) if english else (0.0, threshold)
+        model = ContextModel(WINDOW, float(full.intercept_[0]), weights, english_threshold, others_threshold, label, reads)
         read = "every" if gates_kept else "the unlisted"
+        files, ungated = ("English", "texts not read as English") if english else ("six-language", "texts read as English")
         chosen = (
             f"fitted by benchmarks/pii_context_models.py on {read} {label} span of the tagger ({len(rows)}) in the "
-            f"six-language files of {', '.join(sets)}; C {strength} by leave-one-set-out AUC ({auc:.3f}); threshold "
-            f"{threshold}: {rule}; texts read as English are not gated"
+            f"{files} files of {', '.join(sets)}; C {strength} by leave-one-set-out AUC ({auc:.3f}); threshold "
+            f"{threshold}: {rule}; {ungated} are not gated"
         )
-        target = resource_dir("data") / FILES[label]
+        target = resource_dir("data") / FILES[name]
         target.write_text(json.dumps(model.to_json(chosen=chosen)) + "\n", encoding="utf-8")
         print(f"  wrote {target}")
 

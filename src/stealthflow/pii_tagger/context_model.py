@@ -10,6 +10,8 @@ process. These are shipped:
 - REAL_NAME outside English (`NAME_CONTEXT_FILE`, fitted by `benchmarks/pii_context_models.py`): a private person
   named against a public one, a shop, a feast or a word ("mon pote Karim" against "Zidane qui allume la vasque"). It
   gates every REAL_NAME span of the tagger in texts not read as English after the name verifier.
+- REAL_NAME in English (`NAME_CONTEXT_ENGLISH_FILE`, fitted the same way; not shipped: its judges,
+  benchmarks/results/pii_name_gate_english_t54.md, saw no fewer clean texts flagged). Read when the file is present.
 - EMPLOYER and HEALTH outside English (`UNLISTED_FILES`, fitted by `benchmarks/pii_context_models.py`): where a
   private person works ("Nach 20 Jahren bei Lidl", "Premier jour chez Airbus") against an organisation named
   otherwise (a shop visited, a company in the news); a person's condition against health talk in general. Each gates
@@ -46,7 +48,8 @@ UNLISTED_FILES = {
     "HEALTH": "pii-tagger/health_unlisted_context.json",
 }
 NAME_CONTEXT_FILE = "pii-tagger/name_context.json"
-CONTEXT_FILES = (CONTEXT_FILE, NAME_CONTEXT_FILE, *UNLISTED_FILES.values())
+NAME_CONTEXT_ENGLISH_FILE = "pii-tagger/name_context_english.json"
+CONTEXT_FILES = (CONTEXT_FILE, NAME_CONTEXT_FILE, NAME_CONTEXT_ENGLISH_FILE, *UNLISTED_FILES.values())
 
 
 def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
