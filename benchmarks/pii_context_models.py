@@ -81,13 +81,13 @@ def label_of(model: str) -> str:
 
 def detector_without_these_models():
     from stealthflow.pii_tagger.context_model import shipped_context_models
-    from stealthflow.pii_tagger.health_reader import shipped_health_readers
+    from stealthflow.pii_tagger.reader import shipped_readers
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
     others = [model for model in shipped_context_models() if model.reads is None and model.label != "REAL_NAME"]
-    gates = (*others, *shipped_health_readers())
+    gates = (*others, *(reader for reader in shipped_readers() if reader.label != "REAL_NAME"))
     return Detector([*build_recognizers(), PiiTaggerRecognizer(gates=gates)])
 
 
@@ -176,9 +176,13 @@ def fit(path: Path, name: str, write: bool) -> None:
         weights = tuple(float(w) for w in full.coef_[0])
         reads = None if gates_kept else CONTEXT_DECIDES
         english_threshold, others_threshold = (threshold, 0.0) if english else (0.0, threshold)
-        model = ContextModel(WINDOW, float(full.intercept_[0]), weights, english_threshold, others_threshold, label, reads)
+        model = ContextModel(
+            WINDOW, float(full.intercept_[0]), weights, english_threshold, others_threshold, label, reads
+        )
         read = "every" if gates_kept else "the unlisted"
-        files, ungated = ("English", "texts not read as English") if english else ("six-language", "texts read as English")
+        files, ungated = (
+            ("English", "texts not read as English") if english else ("six-language", "texts read as English")
+        )
         chosen = (
             f"fitted by benchmarks/pii_context_models.py on {read} {label} span of the tagger ({len(rows)}) in the "
             f"{files} files of {', '.join(sets)}; C {strength} by leave-one-set-out AUC ({auc:.3f}); threshold "

@@ -1,6 +1,6 @@
 """The HEALTH gates side by side on annotated text: the HEALTH spans the tagger keeps with its verifiers and no gate
 (English rows of `pii_registers.py` files), scored by the context model (pii_tagger/context_model.py) and by the
-health reader (pii_tagger/health_reader.py), and what each keeps at each threshold: spans kept, right (overlapping an
+health reader (pii_tagger/reader.py), and what each keeps at each threshold: spans kept, right (overlapping an
 annotated value), wrong, and texts without personal data flagged by a HEALTH span. The tagger's spans only: the
 pattern recognizers' HEALTH matches, which the reader gates too, and the shipped threshold's choice are the whole
 detector's (`pii_registers.py`, benchmarks/results/pii_health_reader.md).
@@ -22,8 +22,8 @@ from tables import table  # noqa: E402
 
 from stealthflow.pii_tagger.candidate import Candidate  # noqa: E402
 from stealthflow.pii_tagger.context_model import shipped_context_model  # noqa: E402
-from stealthflow.pii_tagger.health_reader import read_health_reader, shipped_health_readers  # noqa: E402
-from stealthflow.pii_tagger.training.health_reader import health_examples  # noqa: E402
+from stealthflow.pii_tagger.reader import read_reader, shipped_readers  # noqa: E402
+from stealthflow.pii_tagger.training.reader import reader_examples  # noqa: E402
 
 THRESHOLDS = [round(0.05 * n, 2) for n in range(0, 20)]
 
@@ -48,8 +48,8 @@ def main() -> None:
     args = parser.parse_args()
     stem = result_stem(args.out, "pii_health_reader_gates")
     refuse_overwrite(stem, args.force)
-    reader = read_health_reader(args.reader) if args.reader else shipped_health_readers()[0]
-    examples = health_examples(args.files, [])
+    reader = read_reader(args.reader) if args.reader else shipped_readers()[0]
+    examples = reader_examples(args.files, [])
     candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in examples]
     gates = {
         "context model": shipped_context_model("HEALTH").judge_many(candidates),

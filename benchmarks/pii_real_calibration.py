@@ -105,8 +105,8 @@ def scores_in(reason: str) -> dict[str, float]:
 def detector_scoring_everything():
     """The detector as `protect` builds it, every gate's thresholds near 0 (each span scored by every gate)."""
     from stealthflow.pii_tagger.context_model import shipped_context_models
-    from stealthflow.pii_tagger.health_reader import shipped_health_readers
     from stealthflow.pii_tagger.name_candidates import shipped_candidate_judge
+    from stealthflow.pii_tagger.reader import shipped_readers
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.pii_tagger.verifier import shipped_verifiers
     from stealthflow.placeholders.detector import Detector
@@ -120,7 +120,7 @@ def detector_scoring_everything():
     # so the matches they would drop reach the table.
     tagger = PiiTaggerRecognizer(
         verifiers={label: near_zero(v) for label, v in shipped_verifiers().items()},
-        gates=tuple(near_zero(g) for g in (*shipped_context_models(), *shipped_health_readers())),
+        gates=tuple(near_zero(g) for g in (*shipped_context_models(), *shipped_readers())),
         candidates=near_zero(shipped_candidate_judge()),
     )
     return Detector([*build_recognizers(), tagger])

@@ -1,6 +1,6 @@
-"""The health reader (pii_tagger/health_reader.py): MiniLM scoring whether a HEALTH span is a private person's health,
+"""The health reader (pii_tagger/reader.py): MiniLM scoring whether a HEALTH span is a private person's health,
 its gate on the tagger's spans and on the English pattern recognizers' matches, and its training
-(pii_tagger/training/health_reader.py, `stealthflow tagger health-reader`)."""
+(pii_tagger/training/reader.py, `stealthflow tagger reader`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
-from stealthflow.pii_tagger import health_reader
+from stealthflow.pii_tagger import reader as span_reader
 from stealthflow.pii_tagger.candidate import Candidate
-from stealthflow.pii_tagger.health_reader import HealthReader, read_health_reader, shipped_health_readers
 from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.reader import SpanReader, read_reader, shipped_readers
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
-from stealthflow.pii_tagger.training.health_reader import HealthReaderRecipe, health_examples, train_health_reader
+from stealthflow.pii_tagger.training.reader import ReaderRecipe, reader_examples, train_reader
 from stealthflow.placeholders import detector as detector_module
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -48,13 +48,18 @@ class FakeTagger:
         return [[TaggedSpan(m.start(), m.end(), "HEALTH", 0.9) for m in re.finditer("asthma", t)] for t in texts]
 
 
+def shipped(label: str = "HEALTH", english: bool = True) -> SpanReader:
+    """The shipped reader of `label` for English or for the six other languages."""
+    return next(r for r in shipped_readers() if r.label == label and ("en" in r.languages) == english)
+
+
 def candidate(text: str, word: str, languages=ENGLISH) -> Candidate:
     start = text.index(word)
     return Candidate(text, start, start + len(word), 0.0, languages, False)
 
 
 def test_a_fake_readers_score_is_its_pieces_mean_and_it_gates_english_only():
-    reader = HealthReader(FakeRuntime(0.2), window=20, threshold=0.3)
+    reader = SpanReader(FakeRuntime(0.2), window=20, threshold=0.3)
     assert reader.judge_many([candidate("My son has asthma.", "asthma")]) == [pytest.approx(0.2)]
     assert (reader.least(ENGLISH), reader.least(GERMAN)) == (0.3, 0.0)
 
@@ -62,14 +67,14 @@ def test_a_fake_readers_score_is_its_pieces_mean_and_it_gates_english_only():
 def test_a_reader_of_other_languages_gates_the_texts_routed_to_them_and_leaves_english_to_the_english_one():
     """A reader whose card names de and fr scores the texts that may be in them and are not read as English (routed
     to the multilingual student); the English pattern recognizers' HEALTH matches are the English reader's alone."""
-    other = HealthReader(FakeRuntime(0.9), 20, 0.3, frozenset({"de", "fr"}))
-    english = HealthReader(FakeRuntime(0.2), 20, 0.3)
+    other = SpanReader(FakeRuntime(0.9), 20, 0.3, frozenset({"de", "fr"}))
+    english = SpanReader(FakeRuntime(0.2), 20, 0.3)
     assert (other.least(GERMAN), other.least(frozenset({"de", "it"})), other.least(frozenset({"it"}))) == (0.3, 0.3, 0)
     assert other.least(ENGLISH) == other.least(frozenset({"de", "en"})) == other.least(frozenset()) == 0.0
     text = "My son has asthma."
     found = [[s] for s in PiiTaggerRecognizer(tagger=FakeTagger(), gates=()).find_many([text], languages=[ENGLISH])[0]]
-    assert health_reader.kept_by_health_reader([text], found, (other, english)) == [[]]  # the English one: 0.2
-    assert health_reader.kept_by_health_reader([text], found, (other,)) == found  # no English reader: kept
+    assert span_reader.kept_by_health_reader([text], found, (other, english)) == [[]]  # the English one: 0.2
+    assert span_reader.kept_by_health_reader([text], found, (other,)) == found  # no English reader: kept
     recognizer = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(other, english))
     assert recognizer.find_many([text, text], languages=[ENGLISH, GERMAN])[0] == []
     [[german]] = recognizer.find_many([text], languages=[GERMAN])
@@ -78,9 +83,9 @@ def test_a_reader_of_other_languages_gates_the_texts_routed_to_them_and_leaves_e
 
 def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
     runtime = FakeRuntime(0.9)
-    reader = HealthReader(runtime, window=20, threshold=0.3)
+    reader = SpanReader(runtime, window=20, threshold=0.3)
     son, advice = candidate("My son has asthma.", "asthma"), candidate("If you have asthma, rest.", "asthma")
-    with health_reader.one_reading():
+    with span_reader.one_reading():
         reader.judge_many([son, son, advice])
         reader.judge_many([son])
     assert runtime.read == 2
@@ -91,9 +96,9 @@ def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
 def test_past_its_read_limit_a_span_is_kept_unscored(monkeypatch):
     """A crafted text of many distinct health sentences costs a bounded time: past `MAX_READ_PIECES` word pieces in a
     text a span is not read, and stays masked (each sentence here is 7 pieces with [CLS] and [SEP])."""
-    monkeypatch.setattr(health_reader, "MAX_READ_PIECES", 14)
+    monkeypatch.setattr(span_reader, "MAX_READ_PIECES", 14)
     runtime = FakeRuntime(0.1)
-    reader = HealthReader(runtime, window=20, threshold=0.3)
+    reader = SpanReader(runtime, window=20, threshold=0.3)
     text = " ".join(f"Case {n}: asthma." for n in range(4))
     spans = [Candidate(text, m.start(), m.end(), 0.0, ENGLISH, False) for m in re.finditer("asthma", text)]
     assert reader.judge_many(spans) == [pytest.approx(0.1)] * 2 + [None] * 2
@@ -108,8 +113,8 @@ def test_past_its_read_limit_a_span_is_kept_unscored(monkeypatch):
 
 def test_the_gate_drops_a_tagger_span_below_the_readers_threshold_and_names_its_score():
     text = "My son has asthma."
-    low = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(HealthReader(FakeRuntime(0.2), 20, 0.3),))
-    high = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(HealthReader(FakeRuntime(0.9), 20, 0.3),))
+    low = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(SpanReader(FakeRuntime(0.2), 20, 0.3),))
+    high = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(SpanReader(FakeRuntime(0.9), 20, 0.3),))
     assert low.find_many([text], languages=[ENGLISH]) == [[]]
     [[kept]] = high.find_many([text], languages=[ENGLISH])
     assert kept.reason.endswith("health reader verifier 0.90 (keeps from 0.30)")
@@ -117,10 +122,73 @@ def test_the_gate_drops_a_tagger_span_below_the_readers_threshold_and_names_its_
     assert "reader" not in german.reason
 
 
+def test_a_name_reader_gates_the_taggers_names_only_and_not_the_pattern_recognizers_health():
+    """A reader of REAL_NAME (a fake runtime: every piece 0.2) drops the names below its threshold, leaves HEALTH
+    spans alone and is not among the readers of the English pattern recognizers' HEALTH matches."""
+
+    class NameTagger(FakeTagger):  # a fake tagger (labelled as such): "Dana" a name, "asthma" HEALTH
+        labels = ["REAL_NAME", "HEALTH"]
+        span_thresholds = {"REAL_NAME": 0.5, "HEALTH": 0.5}
+
+        def tag_many(self, texts, batch_size=16, settled=None):
+            return [
+                [TaggedSpan(m.start(), m.end(), "REAL_NAME" if m[0] == "Dana" else "HEALTH", 0.9) for m in found]
+                for found in (list(re.finditer("Dana|asthma", t)) for t in texts)
+            ]
+
+    names = SpanReader(FakeRuntime(0.2), 20, 0.5, ENGLISH, "REAL_NAME")
+    assert names.kind.word == "name reader"
+    recognizer = PiiTaggerRecognizer(tagger=NameTagger(), gates=(names,))
+    [found] = recognizer.find_many(["Dana says my son has asthma."], languages=[ENGLISH])
+    assert [s.type for s in found] == ["HEALTH"]
+    assert recognizer.health_readers == ()
+    kept = PiiTaggerRecognizer(tagger=NameTagger(), gates=(replace(names, threshold=0.1),))
+    [found] = kept.find_many(["Dana says my son has asthma."], languages=[ENGLISH])
+    assert [s.type for s in found] == ["REAL_NAME", "HEALTH"]
+    assert found[0].reason.endswith("name reader verifier 0.20 (keeps from 0.10)")
+
+
+def test_a_name_reader_leaves_a_name_the_writer_introduces_or_greets_unread():
+    """A fake runtime (every piece 0.2) would drop any name it reads: an introduced, greeted or pattern-found name is
+    kept unread, nothing is read for it, and its reason says so; a name without a cue is read."""
+    runtime = FakeRuntime(0.2)
+    reader = SpanReader(runtime, 20, 0.5, ENGLISH, "REAL_NAME")
+    texts = ["My name is Dana Kirby.", "My sister Dana is here.", "Hi Dana,\nsee you at 6.", "Dana won the cup."]
+    scores = reader.judge_many([candidate(t, "Dana Kirby" if "Kirby" in t else "Dana") for t in texts])
+    assert scores == [None, None, None, pytest.approx(0.2)]
+    assert runtime.read == 1
+    found = candidate("Dana won the cup.", "Dana")
+    assert reader.judge_many([found._replace(agreed=True)]) == [None]
+    assert "introduces or greets" in ", ".join(reader.kind.settling)
+
+
+@pytest.mark.real_model
+def test_the_shipped_name_reader_tells_a_private_persons_name_from_a_public_one():
+    """Sentences written for this test. A shop named after its owner said as a person would be ("lunch at Gaurav Vada
+    Pav") still reads as a person's name."""
+    reader = shipped("REAL_NAME")
+    private = [
+        candidate("Hi Priya, can you pick up Marcus from footy at 6?", "Marcus"),
+        candidate("Priya is covering my shift tomorrow.", "Priya"),
+    ]
+    introduced = [
+        candidate("Hi Priya, can you pick up Marcus from footy at 6?", "Priya"),
+        candidate("My neighbour Dave Kowalski still hasn't returned the ladder.", "Dave Kowalski"),
+    ]
+    assert reader.judge_many(introduced) == [None, None]  # kept unread
+    public = [
+        candidate("Taylor Swift announced a new album last night.", "Taylor Swift"),
+        candidate("Saka limped off with a hamstring injury in the second half.", "Saka"),
+        candidate("Pearse Street is closed for roadworks until June.", "Pearse Street"),
+    ]
+    assert min(reader.judge_many(private)) >= reader.threshold
+    assert max(reader.judge_many(public)) < reader.threshold
+
+
 @pytest.mark.real_model
 def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
     """A famous person's or a pet's condition said in the same words as a person's is the filters' (anothers_life)."""
-    reader, _ = shipped_health_readers()
+    reader = shipped()
     personal = [
         candidate("My daughter was diagnosed with type 1 diabetes in March.", "type 1 diabetes"),
         candidate("ugh my migraine is back, leaving work early", "migraine"),
@@ -142,7 +210,7 @@ def test_the_six_languages_reader_scores_a_persons_health_above_the_same_conditi
     kept in each language, and the same conditions said as general talk score lower on the whole. It tells them apart
     less surely than the English one: of these six general sentences three score above its threshold (0.5) and stay
     masked, the Dutch one ("hebben last van", said as a person's) as high as the writer's own migraine."""
-    english, six = shipped_health_readers()
+    english, six = shipped(), shipped(english=False)
     assert (english.languages, six.languages) == (ENGLISH, frozenset({"de", "fr", "es", "it", "nl", "pt"}))
     pairs = [
         (
@@ -202,7 +270,7 @@ def test_health_advice_is_not_masked_and_a_childs_condition_is():
     detector = Detector(build_recognizers(models=True))
     assert [[s for s in detector.detect(text) if s.type == "HEALTH"] for text in advice] == [[]] * len(advice)
     assert [own[s.start : s.end] for s in detector.detect(own) if s.type == "HEALTH"] == ["asthma"]
-    reader, _ = shipped_health_readers()
+    reader = shipped()
     off = (replace(reader, threshold=0.0),)
     ungated = Detector(
         [
@@ -259,19 +327,20 @@ MENTIONS = [
 def test_written_mentions_become_examples_labelled_by_their_personal_flag(tmp_path):
     path = tmp_path / "mentions.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS), encoding="utf-8")
-    examples = [e for e in health_examples([], [path]) if e["text"][e["start"] : e["end"]].lower() == "asthma"]
+    examples = [e for e in reader_examples([], [path]) if e["text"][e["start"] : e["end"]].lower() == "asthma"]
     assert {(e["text"], e["personal"]) for e in examples} >= {(MENTIONS[0]["text"], 1), (MENTIONS[1]["text"], 0)}
 
 
 def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeypatch):
     """A fake tagger's spans (labelled as such: each "Asthma" or "asthma" a HEALTH span): English rows by default, the
     German one only when the languages name it, labelled by the annotation and carrying their language."""
-    from stealthflow.pii_tagger.training import health_reader as training
+    from stealthflow.pii_tagger.training import reader as training
 
-    def spans(texts):
+    def spans(texts, label):
+        assert label == "HEALTH"
         return [[(m.start(), m.end()) for m in re.finditer("[Aa]sthma", text)] for text in texts]
 
-    monkeypatch.setattr(training, "_tagger_health_spans", spans)
+    monkeypatch.setattr(training, "_tagger_spans", spans)
     rows = [
         {"text": "My son has asthma.", "lang": "en", "pii": [{"value": "asthma", "type": "HEALTH"}]},
         {"text": "Mein Sohn hat Asthma.", "lang": "de", "pii": [{"value": "Asthma", "type": "HEALTH"}]},
@@ -279,8 +348,8 @@ def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeyp
     ]
     path = tmp_path / "annotated.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    assert [(e["lang"], e["personal"]) for e in health_examples([path], [])] == [("en", 1)]
-    german = health_examples([path], [], ["de", "fr"])
+    assert [(e["lang"], e["personal"]) for e in reader_examples([path], [])] == [("en", 1)]
+    german = reader_examples([path], [], ["de", "fr"])
     assert [(e["text"], e["lang"], e["personal"], e["clean"]) for e in german] == [
         ("Mein Sohn hat Asthma.", "de", 1, False),
         ("Asthma ist häufig.", "de", 0, True),
@@ -290,7 +359,7 @@ def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeyp
 def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text("mentions: [x.jsonl]\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["tagger", "health-reader", "--recipe", str(recipe)])
+    result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe)])
     assert result.exit_code != 0
     assert "recipe.yaml: out: Field required" in result.output
 
@@ -304,10 +373,10 @@ def test_the_command_trains_a_reader_end_to_end(tmp_path):
     recipe.write_text(
         f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\n", encoding="utf-8"
     )
-    result = CliRunner().invoke(app, ["tagger", "health-reader", "--recipe", str(recipe), "--set", "epochs=1"])
+    result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--set", "epochs=1"])
     assert result.exit_code == 0, result.output
     assert "held-out texts' ROC AUC" in result.output
-    assert read_health_reader(tmp_path / "reader").runtime.config.num_hidden_layers == 1
+    assert read_reader(tmp_path / "reader").runtime.config.num_hidden_layers == 1
 
 
 @pytest.mark.real_model
@@ -315,17 +384,17 @@ def test_training_writes_a_reader_the_runtime_loads(tmp_path):
     """A real (tiny) run: one trained layer, one epoch of the mentions above, loaded back by the numpy runtime."""
     path = tmp_path / "mentions.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
-    recipe = HealthReaderRecipe(mentions=[path], out=tmp_path / "reader", top_layers=1, epochs=1, batch_size=8)
-    card = train_health_reader(recipe, log=lambda _: None)
+    recipe = ReaderRecipe(mentions=[path], out=tmp_path / "reader", top_layers=1, epochs=1, batch_size=8)
+    card = train_reader(recipe, log=lambda _: None)
     assert card["examples"] > 0 and card["window"] == 20
-    reader = read_health_reader(tmp_path / "reader")
+    reader = read_reader(tmp_path / "reader")
     [score] = reader.judge_many([candidate(MENTIONS[0]["text"], "asthma")])
     assert 0.0 < score < 1.0
 
 
 @pytest.mark.real_model
 def test_padded_batches_read_as_each_window_alone():
-    reader, _ = shipped_health_readers()
+    reader = shipped()
     windows = [np.array([101, 2026, 2365, 2038, 26180, 1012, 102]), np.array([101, 26180, 2003, 2691, 1012, 102])]
     alone = reader.runtime.probabilities([(w, None) for w in windows])
     for padded, single in zip(reader.runtime.padded_probabilities(windows), alone, strict=True):

@@ -6,6 +6,7 @@ occurs verbatim in its text; text length 10-150 words; the minimum counts of
 the brief; checksums / formats of identifiers; no well-known sample numbers.
 Prints a table of counts and finally "errors: N".
 """
+
 import json
 import re
 import sys
@@ -14,20 +15,46 @@ from pathlib import Path
 
 DATA = Path(__file__).with_name("pii_registers_zx.jsonl")
 
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket",
-             "voice_message", "letter", "diary"}
-TYPES = ["REAL_NAME", "HEALTH", "FINANCE", "EMPLOYER", "ADDRESS", "PHONE", "EMAIL",
-         "USERNAME", "NATIONAL_ID", "IBAN", "PASSPORT", "CREDENTIAL", "PASSWORD", "URL"]
+REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
+TYPES = [
+    "REAL_NAME",
+    "HEALTH",
+    "FINANCE",
+    "EMPLOYER",
+    "ADDRESS",
+    "PHONE",
+    "EMAIL",
+    "USERNAME",
+    "NATIONAL_ID",
+    "IBAN",
+    "PASSPORT",
+    "CREDENTIAL",
+    "PASSWORD",
+    "URL",
+]
 # per-language expectations (only English is in this file; others kept for reuse)
 EXPECT = {"en": {"texts": 120, "with": 60, "without": 60, "HEALTH": 20, "FINANCE": 15}}
 OTHER_MIN = {"HEALTH": 8, "FINANCE": 6}
 
 # widely published sample values that must never be used
 BLACKLIST = {
-    "GB29NWBK60161331926819", "GB82WEST12345698765432", "IE29AIBK93115212345678",
-    "DE89370400440532013000", "9434765919", "4010232137", "078051120", "123456789",
-    "219099999", "046454286", "123456782", "4111111111111111", "8001015009087",
-    "999999990", "AAAPA1234A", "QQ123456C", "AB123456C",
+    "GB29NWBK60161331926819",
+    "GB82WEST12345698765432",
+    "IE29AIBK93115212345678",
+    "DE89370400440532013000",
+    "9434765919",
+    "4010232137",
+    "078051120",
+    "123456789",
+    "219099999",
+    "046454286",
+    "123456782",
+    "4111111111111111",
+    "8001015009087",
+    "999999990",
+    "AAAPA1234A",
+    "QQ123456C",
+    "AB123456C",
 }
 
 errors = []
@@ -44,8 +71,19 @@ def digits(s):
 # ---------------------------------------------------------------- checksums
 def iban_ok(v):
     s = re.sub(r"\s", "", v).upper()
-    lengths = {"GB": 22, "IE": 22, "DE": 22, "AT": 20, "CH": 21, "FR": 27, "BE": 16,
-               "NL": 18, "ES": 24, "IT": 27, "PT": 25}
+    lengths = {
+        "GB": 22,
+        "IE": 22,
+        "DE": 22,
+        "AT": 20,
+        "CH": 21,
+        "FR": 27,
+        "BE": 16,
+        "NL": 18,
+        "ES": 24,
+        "IT": 27,
+        "PT": 25,
+    }
     if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", s):
         return False
     if s[:2] in lengths and len(s) != lengths[s[:2]]:
@@ -116,15 +154,28 @@ def za_id_ok(v):
     return 1 <= mm <= 12 and 1 <= dd <= 31 and d[10] in "01"
 
 
-_VD = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-       [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-       [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-       [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-       [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
-_VP = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-       [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-       [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-       [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]]
+_VD = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+_VP = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
 
 
 def aadhaar_ok(v):
@@ -181,8 +232,7 @@ def passport_ok(v):
 
 # ---------------------------------------------------------------- main
 def main():
-    per_lang = defaultdict(lambda: {"texts": 0, "with": 0, "without": 0,
-                                    "types": Counter(), "registers": Counter()})
+    per_lang = defaultdict(lambda: {"texts": 0, "with": 0, "without": 0, "types": Counter(), "registers": Counter()})
     schemes = Counter()
     seen_texts = set()
     with DATA.open(encoding="utf-8") as f:
@@ -271,8 +321,7 @@ def main():
 
     # report
     for lang, st in sorted(per_lang.items()):
-        print(f"[{lang}] texts: {st['texts']} (with personal data: {st['with']}, "
-              f"without: {st['without']})")
+        print(f"[{lang}] texts: {st['texts']} (with personal data: {st['with']}, without: {st['without']})")
         print("  values by type:")
         for t in TYPES:
             print(f"    {t:<12} {st['types'][t]}")

@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train|finetune|health-reader|thresholds`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|reader|thresholds`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -131,13 +131,13 @@ def finetune(
     _run_recipe(recipe, set_, load_finetune_recipe, run_finetune)
 
 
-@tagger_app.command("health-reader")
-def health_reader(
-    recipe: _recipe_option("health reader", "training/pii-health-reader.yaml"),
+@tagger_app.command("reader")
+def reader(
+    recipe: _recipe_option("reader", "training/pii-health-reader.yaml"),
     set_: _set_option("epochs=1") = None,
 ) -> None:
-    """Train the health reader: MiniLM telling a private person's health from health talk in general."""
-    from stealthflow.pii_tagger.training.health_reader import load_health_reader_recipe, train_health_reader
+    """Train a reader: MiniLM telling a private person's health or name from health talk in general or a public name."""
+    from stealthflow.pii_tagger.training.reader import load_reader_recipe, train_reader
 
     def report(card: dict) -> None:
         console.print(
@@ -145,7 +145,7 @@ def health_reader(
             f"(the context model's {card.get('validation_auc_context_model', 'n/a')})"
         )
 
-    _run_recipe(recipe, set_, load_health_reader_recipe, train_health_reader, report=report)
+    _run_recipe(recipe, set_, load_reader_recipe, train_reader, report=report)
 
 
 @tagger_app.command()

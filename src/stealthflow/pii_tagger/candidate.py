@@ -1,5 +1,5 @@
 """A span as the verifiers and gates of the PII tagger read it (`Candidate`), and what a verified label is (`Kind`):
-apart from verifier.py, so that a gate (health_reader.py) is read without the verifiers' vocabulary."""
+apart from verifier.py, so that a gate (reader.py) is read without the verifiers' vocabulary."""
 
 from __future__ import annotations
 

@@ -1,17 +1,22 @@
-"""Whose health a HEALTH span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head,
-fine-tuned (`stealthflow tagger health-reader`, pii_tagger/training/health_reader.py) on the HEALTH spans the tagger
-keeps in annotated text, each span's word pieces labelled a private person's health ("my son's asthma", "I was
-diagnosed with") or not (health talk in general, advice, questions, statistics). A span's score is the mean
-probability of its word pieces.
+"""Whose a span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head, fine-tuned
+(`stealthflow tagger reader`, pii_tagger/training/reader.py) on the spans of one label the tagger keeps in annotated
+text, each span's word pieces labelled a private person's or not. A span's score is the mean probability of its word
+pieces. Two labels are read:
 
-A reader reads the texts of its languages (its card's `languages`; none: English): `models/pii-health-reader/` the
-texts read as English, `models/pii-health-reader-multilingual/` (if shipped) the texts routed to the multilingual
-student (de, fr, es, it, nl, pt). It gates the tagger's HEALTH spans there after the label's verifier (recognizer.py)
-and, the English one, when the tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span
-scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence
-only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own condition is masked.
-Each is shipped as reader.json (the layers, the window, the languages, the threshold and how it was chosen) and
-reader.safetensors (the trained layers and head).
+- HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
+  (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
+- REAL_NAME: a private person named against a public figure, a character, a shop, street or school named after
+  someone, or a word taken for a name: `models/pii-name-reader/` (English; `-multilingual/` is a candidate, not
+  shipped: training/candidates/pii-name-reader-multilingual.yaml).
+
+A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
+English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
+tagger's spans of its label there after the label's verifier (recognizer.py) and, an English HEALTH reader, when the
+tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span scoring below the threshold is
+dropped. Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
+elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
+label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
+trained layers and head).
 """
 
 from __future__ import annotations
@@ -29,11 +34,13 @@ import numpy as np
 from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
+from stealthflow.pii_tagger.verifier import greeted_name, introduced
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
 
-READER_DIRS = ("pii-health-reader", "pii-health-reader-multilingual")  # the English one first
+# the English HEALTH reader first (it also reads the pattern recognizers' HEALTH matches)
+READER_DIRS = ("pii-health-reader", "pii-health-reader-multilingual", "pii-name-reader", "pii-name-reader-multilingual")
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
 MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
@@ -42,12 +49,19 @@ ENGLISH_ONLY = frozenset({"en"})
 # sentence holds ~40, a crafted text without full stops ~126 a span; past them a span is kept, masked, unscored
 # (None), so 32 KB of health words without a full stop cost 6.0 s of CPU, not 20 (3.4 without the reader).
 MAX_READ_PIECES = 4096
-_READ: ContextVar[dict | None] = ContextVar("health_reader_read", default=None)  # see `one_reading`
+_READ: ContextVar[dict | None] = ContextVar("reader_read", default=None)  # see `one_reading`
+_PAST_BUDGET = "past the word pieces it reads in one call"
+# Why a reader keeps a span unscored, by label (a span's reason names them)
+_UNREAD = {
+    "HEALTH": (_PAST_BUDGET,),
+    "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets or a pattern recognizer finds"),
+}
 
 
 @dataclass(frozen=True)
-class HealthReader:
-    """The probability that a HEALTH span states a private person's health, and the score a span must reach in a text
+class SpanReader:
+    """The probability that a span of its `label` is a private person's (their health, their name), and the score a
+    span must reach in a text
     of its `languages` (`threshold`; 0: not scored): English reads the texts read as English (`route.may_be_english`),
     any other set the texts routed to the multilingual student that may be in one of them. Scores spans as a verifier
     does (`least`, `judge_many`), so that recognizer.py gates with it as with one."""
@@ -56,9 +70,22 @@ class HealthReader:
     window: int
     threshold: float
     languages: frozenset[str] = ENGLISH_ONLY
-    label = "HEALTH"
-    reads = None  # every HEALTH span (context_model.ContextModel.reads)
-    kind = Kind(("reader",), None, "health reader", ("past the word pieces it reads in one call",))
+    label: str = "HEALTH"
+    reads = None  # every span of its label (context_model.ContextModel.reads)
+
+    @property
+    def kind(self) -> Kind:
+        name = "health" if self.label == "HEALTH" else self.label.lower().removeprefix("real_")
+        return Kind(("reader",), None, f"{name} reader", _UNREAD[self.label])
+
+    def settled(self, candidate: Candidate) -> bool:
+        """Whether a span is kept unread: a name the writer introduces or greets ("my name is", "my sister", "Hi X,"),
+        or one a pattern recognizer found too, is a private person's without a reading."""
+        return self.label == "REAL_NAME" and (
+            candidate.agreed
+            or introduced(candidate.text, candidate.start)
+            or greeted_name(candidate.text, candidate.start, candidate.end)
+        )
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if self.reads_text_of(languages) else 0.0
@@ -72,7 +99,8 @@ class HealthReader:
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
         in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
-        for a span whose piece would take the word pieces read in its text past `MAX_READ_PIECES`."""
+        for a span it keeps unread (`settled`) or whose piece would take the word pieces read in its text past
+        `MAX_READ_PIECES`."""
         words = vocabulary()
         memo = _READ.get()
         # piece of text -> (its word pieces' offsets, their probabilities)
@@ -81,6 +109,9 @@ class HealthReader:
         unread: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
         spans = []
         for c in candidates:
+            if self.settled(c):
+                spans.append((None, 0, 0))
+                continue
             low, high = local_piece(c.text, c.start, c.end, self.window)
             piece = c.text[low:high]
             if piece not in read and piece not in unread and budgets.get(c.text, MAX_READ_PIECES) > 0:
@@ -95,7 +126,7 @@ class HealthReader:
             read[piece] = (offsets, found)
         scores = []
         for piece, start, end in spans:
-            if piece not in read:
+            if piece is None or piece not in read:
                 scores.append(None)
                 continue
             offsets, found = read[piece]
@@ -116,30 +147,31 @@ def one_reading() -> Iterator[None]:
         _READ.reset(token)
 
 
-def read_health_reader(directory: Path) -> HealthReader:
+def read_reader(directory: Path) -> SpanReader:
     from safetensors.numpy import load_file
 
     card = json.loads((directory / CARD).read_text(encoding="utf-8"))
     runtime = minilm_with(load_file(str(directory / WEIGHTS)), card.get("layers"), directory)
     if runtime.tags != 2:
-        raise ValueError(f"{directory}: a head of two outputs (not, a person's health) was expected")
-    return HealthReader(runtime, card["window"], card["threshold"], frozenset(card.get("languages", ENGLISH_ONLY)))
+        raise ValueError(f"{directory}: a head of two outputs (not, a private person's) was expected")
+    languages = frozenset(card.get("languages", ENGLISH_ONLY))
+    return SpanReader(runtime, card["window"], card["threshold"], languages, card.get("label", "HEALTH"))
 
 
 @cache
-def shipped_health_readers() -> tuple[HealthReader, ...]:
-    """The health readers shipped in models/, the English one first (each of `READER_DIRS` that is there)."""
+def shipped_readers() -> tuple[SpanReader, ...]:
+    """The readers shipped in models/, the English HEALTH one first (each of `READER_DIRS` that is there)."""
     directories = [resource_dir("models") / name for name in READER_DIRS]
-    return tuple(read_health_reader(directory) for directory in directories if (directory / CARD).exists())
+    return tuple(read_reader(directory) for directory in directories if (directory / CARD).exists())
 
 
 def kept_by_health_reader(
-    texts: list[str], found: list[list[Span]], readers: tuple[HealthReader, ...]
+    texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...]
 ) -> list[list[Span]]:
     """The spans of each text (English HEALTH matches of a pattern recognizer) that the first of `readers` (the
     tagger's) that reads English, if any, keeps, with its score in their reason; a batch's spans are read at once."""
     at = [(number, span) for number, spans in enumerate(found) for span in spans]
-    reader = next((reader for reader in readers if reader.reads_text_of(ENGLISH_ONLY)), None)
+    reader = next((r for r in readers if r.label == "HEALTH" and r.reads_text_of(ENGLISH_ONLY)), None)
     if reader is None or not at:
         return found
     scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])

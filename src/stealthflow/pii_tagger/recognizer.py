@@ -30,9 +30,9 @@ from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_m
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
-from stealthflow.pii_tagger.health_reader import HealthReader, shipped_health_readers
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge
+from stealthflow.pii_tagger.reader import SpanReader, shipped_readers
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, shipped_verifiers
@@ -77,14 +77,14 @@ class PiiTaggerRecognizer(Recognizer):
         directory: str | None = None,
         tagger: SpanTagger | None = None,
         verifiers: dict[str, Verifier] | None = None,
-        gates: tuple[ContextModel | HealthReader, ...] | None = None,
+        gates: tuple[ContextModel | SpanReader, ...] | None = None,
         candidates: CandidateJudge | None = None,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
-        spans the verifiers keep by their context (context_model.py, health_reader.py; default: the shipped ones for a
+        spans the verifiers keep by their context (context_model.py, reader.py; default: the shipped ones for a
         loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
         in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
         self.directory = directory
@@ -110,19 +110,19 @@ class PiiTaggerRecognizer(Recognizer):
         return shipped_verifiers()
 
     @property
-    def gates(self) -> tuple[ContextModel | HealthReader, ...]:
+    def gates(self) -> tuple[ContextModel | SpanReader, ...]:
         """What drops the spans the verifiers keep that read as no private person's (health talk in general, an
-        organisation no one works for: context_model.py, health_reader.py): the ones given, else the shipped ones unless
+        organisation no one works for: context_model.py, reader.py): the ones given, else the shipped ones unless
         verifiers or a tagger were given."""
         if self._gates is not None or self._verifiers is not None or self._tagger is not None:
             return self._gates or ()
-        return (*shipped_context_models(), *shipped_health_readers())
+        return (*shipped_context_models(), *shipped_readers())
 
     @property
-    def health_readers(self) -> tuple[HealthReader, ...]:
+    def health_readers(self) -> tuple[SpanReader, ...]:
         """The health readers among its gates: the detector reads the English pattern recognizers' HEALTH matches with
         them too, so one set of readers judges both."""
-        return tuple(gate for gate in self.gates if isinstance(gate, HealthReader))
+        return tuple(gate for gate in self.gates if isinstance(gate, SpanReader) and gate.label == "HEALTH")
 
     @property
     def candidates(self) -> CandidateJudge | None:
@@ -406,7 +406,7 @@ class PiiTaggerRecognizer(Recognizer):
 
 
 def _verified(
-    verifiers: list[Verifier | ContextModel | HealthReader],
+    verifiers: list[Verifier | ContextModel | SpanReader],
     texts: list[str],
     found: list[list[Span]],
     settled: list[set[tuple[int, int, str]]],

@@ -129,10 +129,8 @@ def name_features(
         share(common_word),
         share(lambda word: any(frequent_in(word, code) for code in codes)),
         share(lambda word: any(at_ceiling(word, code) for code in codes if code in OTHERS)),
-        float(
-            introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
-        ),
-        float(greeted(text, start, end) or _GREETING_BEFORE.search(text, max(0, start - _REACH), start) is not None),
+        float(introduced(text, start)),
+        float(greeted_name(text, start, end)),
         float(may_be_english(languages)),
         float(agreed),
         float(bool(before) and before[-1].islower() and _function_word_of(before[-1].casefold(), codes)),
@@ -141,6 +139,16 @@ def name_features(
         float(_place(value)),
         _capitals(text[:_TEXT_REACH]),
     ]
+
+
+def introduced(text: str, start: int) -> bool:
+    """A self-introduction or a relative just before the name at text[start:] ("my name is", "meine Frau", "my sister")."""
+    return introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+
+
+def greeted_name(text: str, start: int, end: int) -> bool:
+    """A greeting just before the name text[start:end] ("Hi Deepak,")."""
+    return greeted(text, start, end) or _GREETING_BEFORE.search(text, max(0, start - _REACH), start) is not None
 
 
 def _line(text: str, start: int, end: int) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from stealthflow.pii_tagger.health_reader import kept_by_health_reader, one_reading
+from stealthflow.pii_tagger.reader import kept_by_health_reader, one_reading
 from stealthflow.placeholders.cells import within_values
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import (
@@ -195,7 +195,7 @@ class Detector:
 
     def _read_health(self, texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
         """`found` without the HEALTH matches of the English pattern recognizers (`read_by_health_reader`) that the
-        tagger's health reader (`health_readers`, pii_tagger/health_reader.py) reads as health talk in general, as it
+        tagger's health reader (`health_readers`, pii_tagger/reader.py) reads as health talk in general, as it
         reads the tagger's spans: run with the tagger only, so a detector without models stays without them. Before the
         tagger's pass: a dropped match settles nothing."""
         gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_health_reader}

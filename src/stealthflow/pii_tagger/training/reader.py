@@ -1,15 +1,15 @@
-"""`stealthflow tagger health-reader`: train the health reader (pii_tagger/health_reader.py) from a recipe
-(training/pii-health-reader.yaml).
+"""`stealthflow tagger reader`: train a reader (pii_tagger/reader.py) from a recipe (training/pii-health-reader.yaml,
+training/pii-name-reader.yaml).
 
-Its examples are HEALTH spans in their sentence, each labelled a private person's health (1) or not (0):
-- the HEALTH spans the detector's tagger keeps (its verifiers on, the HEALTH gates off) in annotated files of
+Its examples are spans of the recipe's `label` in their sentence, each labelled a private person's (1) or not (0):
+- the spans of the label the detector's tagger keeps (its verifiers on, the gates off) in annotated files of
   `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; the rows of the recipe's
   `languages`), labelled as that benchmark scores them: 1 when the span overlaps an annotated value;
 - written mentions ({"text", "mentions": [{"value", "personal"}]}; English): every occurrence of each mention,
-  labelled by its `personal`, and the tagger's HEALTH spans there, 1 when they overlap a personal mention.
+  labelled by its `personal`, and the tagger's spans of the label there, 1 when they overlap a personal mention.
 MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
 scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
-model's) the card reports.
+model's of the label, if one is shipped) the card reports.
 """
 
 from __future__ import annotations
@@ -19,21 +19,23 @@ import random
 import time
 import zlib
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from stealthflow.data import DataError
-from stealthflow.pii_tagger.health_reader import CARD, MAX_PIECES, WEIGHTS
+from stealthflow.pii_tagger.reader import CARD, MAX_PIECES, WEIGHTS
 from stealthflow.sentence_ends import local_piece
 
 
-class HealthReaderRecipe(BaseModel):
+class ReaderRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    annotated: list[Path] = []  # pii_registers.py files: the tagger's HEALTH spans, labelled by the annotation
+    label: Literal["HEALTH", "REAL_NAME"] = "HEALTH"  # the tagger's spans it reads
+    annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
     mentions: list[Path] = []  # written mentions labelled personal or not (English)
-    languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (health_reader.py)
+    languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (reader.py)
     out: Path
     layers: int = Field(6, ge=1, le=6)  # MiniLM's bottom N layers are run: fewer is faster per span
     top_layers: int = Field(3, ge=1, le=6)  # of those, the top N are trained (and shipped) with the head
@@ -47,9 +49,9 @@ class HealthReaderRecipe(BaseModel):
     seed: int = 0
 
 
-def load_health_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> HealthReaderRecipe:
+def load_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> ReaderRecipe:
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return HealthReaderRecipe.model_validate(raw | (overrides or {}))
+    return ReaderRecipe.model_validate(raw | (overrides or {}))
 
 
 def _read_lines(path: Path) -> list[dict]:
@@ -67,29 +69,31 @@ def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
     return found
 
 
-def _tagger_health_spans(texts: list[str]) -> list[list[tuple[int, int]]]:
-    """The HEALTH spans the routed tagger keeps in each text with its verifiers and no HEALTH gate."""
+def _tagger_spans(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
+    """The spans of `label` the routed tagger keeps in each text with its verifiers and no gate."""
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.pii_tagger.verifier import shipped_verifiers
 
     recognizer = PiiTaggerRecognizer(verifiers=shipped_verifiers(), gates=())
-    return [[(s.start, s.end) for s in found if s.type == "HEALTH"] for found in recognizer.find_many(texts)]
+    return [[(s.start, s.end) for s in found if s.type == label] for found in recognizer.find_many(texts)]
 
 
-def health_examples(annotated: list[Path], mentions: list[Path], languages: list[str] | None = None) -> list[dict]:
+def reader_examples(
+    annotated: list[Path], mentions: list[Path], languages: list[str] | None = None, label: str = "HEALTH"
+) -> list[dict]:
     """{"text", "start", "end", "personal", "group", "lang"} per example (`group`: its text, for splitting; an
     annotated text's also "clean": it holds no personal data); annotated rows of `languages` only (default English)."""
     examples = []
     languages = languages or ["en"]
     rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") in languages]
-    for n, (row, spans) in enumerate(zip(rows, _tagger_health_spans([r["text"] for r in rows]), strict=True)):
+    for n, (row, spans) in enumerate(zip(rows, _tagger_spans([r["text"] for r in rows], label), strict=True)):
         values = [at for value in row.get("pii", []) for at in _occurrences(row["text"], value["value"])]
         for start, end in spans:
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
             examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
     written = [row for path in mentions for row in _read_lines(path)]
-    for n, (row, spans) in enumerate(zip(written, _tagger_health_spans([r["text"] for r in written]), strict=True)):
+    for n, (row, spans) in enumerate(zip(written, _tagger_spans([r["text"] for r in written], label), strict=True)):
         marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
         for start, end, personal in marks:
             examples.append(
@@ -115,7 +119,7 @@ def encode(tokenizer, example: dict, window: int) -> tuple[list[int], list[int]]
     return (encoded["input_ids"], labels) if any(label != -100 for label in labels) else None
 
 
-def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str = "") -> dict:
+def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict:
     """Train, score the held-out texts, write reader.safetensors and reader.json (the card); return the card."""
     import numpy as np
     import torch
@@ -125,9 +129,9 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
 
-    examples = health_examples(recipe.annotated, recipe.mentions, recipe.languages)
+    examples = reader_examples(recipe.annotated, recipe.mentions, recipe.languages, recipe.label)
     if not examples:
-        raise DataError("no HEALTH example in the recipe's files")
+        raise DataError(f"no {recipe.label} example in the recipe's files")
     held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
     train = [e for e in examples if e["group"] not in held]
     validation = [e for e in examples if e["group"] in held]
@@ -174,6 +178,7 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     recipe.out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.half() for k, v in state.items()}, str(recipe.out / WEIGHTS))
     card = {
+        "label": recipe.label,
         "layers": recipe.layers,
         "window": recipe.window,
         "languages": recipe.languages,
@@ -185,17 +190,15 @@ def train_health_reader(recipe: HealthReaderRecipe, log=print, recipe_path: str 
     }
     if validation and len({e["personal"] for e in validation}) == 2:
         from stealthflow.pii_tagger.candidate import Candidate
-        from stealthflow.pii_tagger.health_reader import read_health_reader
+        from stealthflow.pii_tagger.reader import read_reader
 
         (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
         candidates = [
             Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation
         ]
         truth = [e["personal"] for e in validation]
-        card["validation_auc"] = round(
-            float(roc_auc_score(truth, read_health_reader(recipe.out).judge_many(candidates))), 3
-        )
-        if context := shipped_context_model("HEALTH"):
+        card["validation_auc"] = round(float(roc_auc_score(truth, read_reader(recipe.out).judge_many(candidates))), 3)
+        if context := shipped_context_model(recipe.label):
             card["validation_auc_context_model"] = round(float(roc_auc_score(truth, context.judge_many(candidates))), 3)
         card["validation_personal_share"] = round(float(np.mean(truth)), 3)
     (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")

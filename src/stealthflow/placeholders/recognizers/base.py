@@ -54,7 +54,7 @@ class Recognizer:
     @property
     def health_readers(self) -> tuple:
         """What reads the pattern recognizers' HEALTH matches (`read_by_health_reader`) as a person's health or health
-        talk in general: a model-backed recognizer's readers (the tagger's, pii_tagger/health_reader.py); none here."""
+        talk in general: a model-backed recognizer's readers (the tagger's, pii_tagger/reader.py); none here."""
         return ()
 
     def warning_for(self, languages: frozenset[str]) -> str | None:
