@@ -186,6 +186,22 @@ def test_the_shipped_name_reader_tells_a_private_persons_name_from_a_public_one(
 
 
 @pytest.mark.real_model
+def test_the_shipped_finance_reader_tells_a_persons_money_from_a_price():
+    """Sentences written for this test."""
+    reader = shipped("FINANCE")
+    personal = [
+        candidate("I owe £6,240 on two cards and the minimum payments are killing me.", "I owe £6,240 on two cards"),
+        candidate("My salary is $52,000 a year before tax.", "$52,000 a year"),
+    ]
+    prices = [
+        candidate("A flat white is £3.20 at the new place on the corner.", "£3.20"),
+        candidate("Tickets cost $45 each and go on sale Friday.", "$45 each"),
+    ]
+    assert min(reader.judge_many(personal)) >= reader.threshold
+    assert max(reader.judge_many(prices)) < reader.threshold
+
+
+@pytest.mark.real_model
 def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
     """A famous person's or a pet's condition said in the same words as a person's is the filters' (anothers_life)."""
     reader = shipped()

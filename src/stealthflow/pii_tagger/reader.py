@@ -1,13 +1,16 @@
 """Whose a span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head, fine-tuned
 (`stealthflow tagger reader`, pii_tagger/training/reader.py) on the spans of one label the tagger keeps in annotated
 text, each span's word pieces labelled a private person's or not. A span's score is the mean probability of its word
-pieces. Two labels are read:
+pieces. Three labels are read:
 
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
 - REAL_NAME: a private person named against a public figure, a character, a shop, street or school named after
   someone, or a word taken for a name: `models/pii-name-reader/` (English; `-multilingual/` is a candidate, not
-  shipped: training/candidates/pii-name-reader-multilingual.yaml).
+  shipped: training/candidates/pii-name-reader-multilingual.yaml);
+- FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
+  `models/pii-finance-reader/` (English; readers of ADDRESS and EMPLOYER spans are candidates, not shipped:
+  training/candidates/pii-{address,employer}-reader.yaml).
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
@@ -40,7 +43,15 @@ from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
 
 # the English HEALTH reader first (it also reads the pattern recognizers' HEALTH matches)
-READER_DIRS = ("pii-health-reader", "pii-health-reader-multilingual", "pii-name-reader", "pii-name-reader-multilingual")
+READER_DIRS = (
+    "pii-health-reader",
+    "pii-health-reader-multilingual",
+    "pii-name-reader",
+    "pii-name-reader-multilingual",
+    "pii-finance-reader",
+    "pii-address-reader",
+    "pii-employer-reader",
+)
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
 MAX_PIECES = 126  # word pieces of a span's sentence read, [CLS] and [SEP] aside (as trained)
@@ -53,7 +64,6 @@ _READ: ContextVar[dict | None] = ContextVar("reader_read", default=None)  # see 
 _PAST_BUDGET = "past the word pieces it reads in one call"
 # Why a reader keeps a span unscored, by label (a span's reason names them)
 _UNREAD = {
-    "HEALTH": (_PAST_BUDGET,),
     "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets or a pattern recognizer finds"),
 }
 
@@ -76,7 +86,7 @@ class SpanReader:
     @property
     def kind(self) -> Kind:
         name = "health" if self.label == "HEALTH" else self.label.lower().removeprefix("real_")
-        return Kind(("reader",), None, f"{name} reader", _UNREAD[self.label])
+        return Kind(("reader",), None, f"{name} reader", _UNREAD.get(self.label, (_PAST_BUDGET,)))
 
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread: a name the writer introduces or greets ("my name is", "my sister", "Hi X,"),

@@ -32,7 +32,7 @@ from stealthflow.sentence_ends import local_piece
 class ReaderRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    label: Literal["HEALTH", "REAL_NAME"] = "HEALTH"  # the tagger's spans it reads
+    label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER"] = "HEALTH"  # the tagger's spans it reads
     annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
     mentions: list[Path] = []  # written mentions labelled personal or not (English)
     languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (reader.py)
