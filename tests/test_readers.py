@@ -372,6 +372,29 @@ def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeyp
     ]
 
 
+def test_a_name_readers_examples_are_the_taggers_names_labelled_by_the_annotation(tmp_path, monkeypatch):
+    """A fake tagger (labelled as such: each capitalised "Dana" or "Arsenal" a REAL_NAME span): a name the annotation
+    holds is a private person's (1), one it does not is not (0); the recipe's label picks the spans."""
+    from stealthflow.pii_tagger.training import reader as training
+
+    asked = []
+
+    def spans(texts, label):
+        asked.append(label)
+        return [[(m.start(), m.end()) for m in re.finditer("Dana|Arsenal", text)] for text in texts]
+
+    monkeypatch.setattr(training, "_tagger_spans", spans)
+    rows = [{"text": "Dana said Arsenal lost again.", "lang": "en", "pii": [{"value": "Dana", "type": "REAL_NAME"}]}]
+    path = tmp_path / "annotated.jsonl"
+    path.write_text(json.dumps(rows[0]) + "\n", encoding="utf-8")
+    examples = reader_examples([path], [], label="REAL_NAME")
+    assert set(asked) == {"REAL_NAME"}
+    assert [(e["text"][e["start"] : e["end"]], e["personal"]) for e in examples] == [("Dana", 1), ("Arsenal", 0)]
+    assert ReaderRecipe(label="REAL_NAME", out=tmp_path / "r").label == "REAL_NAME"
+    with pytest.raises(ValueError):
+        ReaderRecipe(label="PHONE", out=tmp_path / "r")
+
+
 def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text("mentions: [x.jsonl]\n", encoding="utf-8")
