@@ -162,62 +162,65 @@ def test_a_name_reader_leaves_a_name_the_writer_introduces_or_greets_unread():
     assert "introduces or greets" in ", ".join(reader.kind.settling)
 
 
+# Sentences written for these tests: (label, a private person's, the same kind said of no one). A famous person's or a
+# pet's condition said in the same words as a person's is the health filter's (anothers_life); a shop named after its
+# owner said as a person would be ("lunch at Gaurav Vada Pav") still reads as a person's name.
+SHIPPED_READERS = [
+    (
+        "HEALTH",
+        [
+            ("My daughter was diagnosed with type 1 diabetes in March.", "type 1 diabetes"),
+            ("ugh my migraine is back, leaving work early", "migraine"),
+            ("Dave from accounts is off with shingles again.", "shingles"),
+        ],
+        [
+            ("If you have asthma, keep your inhaler with you.", "asthma"),
+            ("Symptoms of breast cancer include a lump in the breast.", "breast cancer"),
+            ("I am running a marathon for cancer research.", "cancer"),
+            ("Kidney disease in dogs can advance over time.", "Kidney disease"),
+        ],
+    ),
+    (
+        "REAL_NAME",
+        [
+            ("Hi Priya, can you pick up Marcus from footy at 6?", "Marcus"),
+            ("Priya is covering my shift tomorrow.", "Priya"),
+        ],
+        [
+            ("Taylor Swift announced a new album last night.", "Taylor Swift"),
+            ("Saka limped off with a hamstring injury in the second half.", "Saka"),
+            ("Pearse Street is closed for roadworks until June.", "Pearse Street"),
+        ],
+    ),
+    (
+        "FINANCE",
+        [
+            ("I owe £6,240 on two cards and the minimum payments are killing me.", "I owe £6,240 on two cards"),
+            ("My salary is $52,000 a year before tax.", "$52,000 a year"),
+        ],
+        [
+            ("A flat white is £3.20 at the new place on the corner.", "£3.20"),
+            ("Tickets cost $45 each and go on sale Friday.", "$45 each"),
+        ],
+    ),
+]
+
+
 @pytest.mark.real_model
-def test_the_shipped_name_reader_tells_a_private_persons_name_from_a_public_one():
-    """Sentences written for this test. A shop named after its owner said as a person would be ("lunch at Gaurav Vada
-    Pav") still reads as a person's name."""
-    reader = shipped("REAL_NAME")
-    private = [
-        candidate("Hi Priya, can you pick up Marcus from footy at 6?", "Marcus"),
-        candidate("Priya is covering my shift tomorrow.", "Priya"),
-    ]
+@pytest.mark.parametrize(("label", "private", "no_ones"), SHIPPED_READERS, ids=[row[0] for row in SHIPPED_READERS])
+def test_each_shipped_english_reader_tells_a_private_persons_value_from_no_ones(label, private, no_ones):
+    reader = shipped(label)
+    assert min(reader.judge_many([candidate(*pair) for pair in private])) >= reader.threshold
+    assert max(reader.judge_many([candidate(*pair) for pair in no_ones])) < reader.threshold
+
+
+@pytest.mark.real_model
+def test_the_shipped_name_reader_leaves_a_name_the_writer_introduces_unread():
     introduced = [
         candidate("Hi Priya, can you pick up Marcus from footy at 6?", "Priya"),
         candidate("My neighbour Dave Kowalski still hasn't returned the ladder.", "Dave Kowalski"),
     ]
-    assert reader.judge_many(introduced) == [None, None]  # kept unread
-    public = [
-        candidate("Taylor Swift announced a new album last night.", "Taylor Swift"),
-        candidate("Saka limped off with a hamstring injury in the second half.", "Saka"),
-        candidate("Pearse Street is closed for roadworks until June.", "Pearse Street"),
-    ]
-    assert min(reader.judge_many(private)) >= reader.threshold
-    assert max(reader.judge_many(public)) < reader.threshold
-
-
-@pytest.mark.real_model
-def test_the_shipped_finance_reader_tells_a_persons_money_from_a_price():
-    """Sentences written for this test."""
-    reader = shipped("FINANCE")
-    personal = [
-        candidate("I owe £6,240 on two cards and the minimum payments are killing me.", "I owe £6,240 on two cards"),
-        candidate("My salary is $52,000 a year before tax.", "$52,000 a year"),
-    ]
-    prices = [
-        candidate("A flat white is £3.20 at the new place on the corner.", "£3.20"),
-        candidate("Tickets cost $45 each and go on sale Friday.", "$45 each"),
-    ]
-    assert min(reader.judge_many(personal)) >= reader.threshold
-    assert max(reader.judge_many(prices)) < reader.threshold
-
-
-@pytest.mark.real_model
-def test_the_shipped_reader_tells_a_persons_health_from_health_talk():
-    """A famous person's or a pet's condition said in the same words as a person's is the filters' (anothers_life)."""
-    reader = shipped()
-    personal = [
-        candidate("My daughter was diagnosed with type 1 diabetes in March.", "type 1 diabetes"),
-        candidate("ugh my migraine is back, leaving work early", "migraine"),
-        candidate("Dave from accounts is off with shingles again.", "shingles"),
-    ]
-    general = [
-        candidate("If you have asthma, keep your inhaler with you.", "asthma"),
-        candidate("Symptoms of breast cancer include a lump in the breast.", "breast cancer"),
-        candidate("I am running a marathon for cancer research.", "cancer"),
-        candidate("Kidney disease in dogs can advance over time.", "Kidney disease"),
-    ]
-    assert min(reader.judge_many(personal)) >= reader.threshold
-    assert max(reader.judge_many(general)) < reader.threshold
+    assert shipped("REAL_NAME").judge_many(introduced) == [None, None]
 
 
 @pytest.mark.real_model

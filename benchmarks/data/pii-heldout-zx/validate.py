@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Validate pii_registers_zx.jsonl.
+"""Validate pii_registers_zx.jsonl (or the file given: the English held-back sets zy and zz, written from the same
+brief, are checked by this script too).
 
 Checks: every line parses; required fields and allowed labels; every value
 occurs verbatim in its text; text length 10-150 words; the minimum counts of
@@ -7,31 +8,27 @@ the brief; checksums / formats of identifiers; no well-known sample numbers.
 Prints a table of counts and finally "errors: N".
 """
 
+import importlib.util
 import json
 import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-DATA = Path(__file__).with_name("pii_registers_zx.jsonl")
+DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii_registers_zx.jsonl")
 
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
-TYPES = [
-    "REAL_NAME",
-    "HEALTH",
-    "FINANCE",
-    "EMPLOYER",
-    "ADDRESS",
-    "PHONE",
-    "EMAIL",
-    "USERNAME",
-    "NATIONAL_ID",
-    "IBAN",
-    "PASSPORT",
-    "CREDENTIAL",
-    "PASSWORD",
-    "URL",
-]
+def _zv_validate():
+    """pii-heldout-zv's script (the brief's registers and types are defined there once)."""
+    path = Path(__file__).resolve().parent.parent / "pii-heldout-zv" / "validate.py"
+    spec = importlib.util.spec_from_file_location("zv_validate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ZV = _zv_validate()
+REGISTERS = set(_ZV.REGISTERS)
+TYPES = _ZV.TYPES
 # per-language expectations (only English is in this file; others kept for reuse)
 EXPECT = {"en": {"texts": 120, "with": 60, "without": 60, "HEALTH": 20, "FINANCE": 15}}
 OTHER_MIN = {"HEALTH": 8, "FINANCE": 6}
@@ -205,7 +202,7 @@ def nino_ok(v):
 # which scheme a NATIONAL_ID belongs to is decided from words in its text
 ID_SCHEMES = [
     (r"\bNHS\b", "NHS number", nhs_ok),
-    (r"\bSSN\b|Social Security", "US SSN", ssn_ok),
+    (r"\bSSN\b|Social Security|\bmy social\b", "US SSN", ssn_ok),
     (r"Social Insurance|\bSIN\b", "Canadian SIN (Luhn)", sin_ok),
     (r"\bTFN\b|tax file", "Australian TFN", tfn_ok),
     (r"\bPPS", "Irish PPSN", ppsn_ok),
@@ -213,6 +210,11 @@ ID_SCHEMES = [
     (r"\bPAN\b", "Indian PAN (format)", pan_ok),
     (r"\bNI number|National Insurance", "UK NINO (format)", nino_ok),
     (r"\bID number\b|\bID no\b", "South African ID (Luhn)", za_id_ok),
+    # schemes without a public check digit: the format only
+    (r"\bNIN\b|\bBVN\b", "Nigerian NIN or BVN (format)", lambda v: bool(re.fullmatch(r"\d{11}", v.replace(" ", "")))),
+    (r"\bSSS\b", "Philippine SSS number (format)", lambda v: bool(re.fullmatch(r"\d{2}-\d{7}-\d", v))),
+    (r"PhilHealth", "PhilHealth PIN (format)", lambda v: bool(re.fullmatch(r"\d{2}-\d{9}-\d", v))),
+    (r"Centrelink|\bCRN\b", "Centrelink CRN (format)", lambda v: bool(re.fullmatch(r"\d{3} ?\d{3} ?\d{3}[A-Z]", v))),
 ]
 
 
@@ -227,7 +229,7 @@ def check_national_id(value, text):
 
 def passport_ok(v):
     s = v.replace(" ", "").upper()
-    return bool(re.fullmatch(r"[A-Z]\d{7}|[A-Z]{2}\d{7}|\d{9}|[A-Z]{2}\d{6}", s))
+    return bool(re.fullmatch(r"[A-Z]\d{7}|[A-Z]{2}\d{7}|\d{9}|[A-Z]{2}\d{6}|P\d{7}[A-Z]", s))
 
 
 # ---------------------------------------------------------------- main
