@@ -17,6 +17,7 @@ from pathlib import Path
 
 DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii_registers_zx.jsonl")
 
+
 def _zv_validate():
     """pii-heldout-zv's script (the brief's registers and types are defined there once)."""
     path = Path(__file__).resolve().parent.parent / "pii-heldout-zv" / "validate.py"
@@ -89,18 +90,6 @@ def iban_ok(v):
     return n % 97 == 1
 
 
-def luhn_ok(num):
-    total = 0
-    for i, c in enumerate(reversed(num)):
-        d = int(c)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
 def nhs_ok(v):
     d = digits(v)
     if len(d) != 10:
@@ -122,7 +111,7 @@ def ssn_ok(v):
 
 def sin_ok(v):
     d = digits(v)
-    return len(d) == 9 and d[0] not in "08" and luhn_ok(d)
+    return len(d) == 9 and d[0] not in "08" and _ZV.luhn(d)
 
 
 def tfn_ok(v):
@@ -145,7 +134,7 @@ def ppsn_ok(v):
 
 def za_id_ok(v):
     d = digits(v)
-    if len(d) != 13 or not luhn_ok(d):
+    if len(d) != 13 or not _ZV.luhn(d):
         return False
     mm, dd = int(d[2:4]), int(d[4:6])
     return 1 <= mm <= 12 and 1 <= dd <= 31 and d[10] in "01"
