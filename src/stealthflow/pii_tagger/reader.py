@@ -70,11 +70,11 @@ _UNREAD = {
 
 @dataclass(frozen=True)
 class SpanReader:
-    """The probability that a span of its `label` is a private person's (their health, their name), and the score a
-    span must reach in a text
-    of its `languages` (`threshold`; 0: not scored): English reads the texts read as English (`route.may_be_english`),
-    any other set the texts routed to the multilingual student that may be in one of them. Scores spans as a verifier
-    does (`least`, `judge_many`), so that recognizer.py gates with it as with one."""
+    """The probability that a span of its `label` is a private person's (their health, name or money), and the score
+    a span must reach in a text of its `languages` (`threshold`; 0: not scored): English reads the texts read as
+    English (`route.may_be_english`), any other set the texts routed to the multilingual student that may be in one
+    of them. Scores spans as a verifier does (`least`, `judge_many`), so that recognizer.py gates with it as with
+    one."""
 
     runtime: MiniLMRuntime
     window: int
