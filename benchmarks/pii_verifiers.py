@@ -15,7 +15,7 @@ when it overlaps an annotated value (any type, as benchmarks/pii_registers.py co
 per label each text's annotated values of that label and which of them the other spans (every span but the tagger's of
 that label) find, and whether the other spans flag a text without personal data, so `fit` can tell recall and texts
 flagged at any threshold. No value's text is written, only features, labels and, for HEALTH, the hashed buckets of the
-context terms of its spans and of its other examples (`reader_examples`).
+context terms of its spans and of its other examples (`health_examples`).
 
 `context` fits the HEALTH context model (pii_tagger/context_model.py) and chooses its thresholds (`fit_context`); with
 `--real`, on annotated real text too (`table --files`: files outside the repository, each a set named by its folder),
@@ -220,12 +220,12 @@ def table(out: Path, more: tuple[Path, ...] = ()) -> None:
                     }
                     if label == "HEALTH":
                         tagged = [(start, end) for _, start, end, *_ in recorder.seen]
-                        record["labels"][label]["extra"] = reader_examples(text, gold, values, tagged)
+                        record["labels"][label]["extra"] = health_examples(text, gold, values, tagged)
                 sink.write(json.dumps(record) + "\n")
             print(f"{name} {path.name}: done", file=sys.stderr, flush=True)
 
 
-def reader_examples(
+def health_examples(
     text: str, gold: list[tuple[int, int, str]], values: list[tuple[int, int]], tagged: list[tuple[int, int]]
 ) -> list[dict]:
     """Examples for the context model besides the tagger's spans (`tagged`), as the terms' buckets: the annotated HEALTH
@@ -392,7 +392,7 @@ def fit_context(
 ) -> None:
     """Fit the HEALTH context model (pii_tagger/context_model.py) on the HEALTH spans the tagger kept in the texts of
     `CONTEXT_FIT_SETS` and of the `real` sets of the table (annotated real text, `table --files`) the students did
-    not train on, and on the other examples of those texts (`reader_examples`): a logistic regression over their
+    not train on, and on the other examples of those texts (`health_examples`): a logistic regression over their
     terms' buckets, its L2 strength chosen by the area under the ROC curve in 5-fold cross-validation grouped by text.
     Without `real`, its thresholds (texts read as English, as others; 0 for others with `english_only`) are chosen on
     the out-of-fold scores of `CONTEXT_CHOOSE_SETS`: of 0-0.98 by 0.02, the one that drops the most wrong spans while
@@ -516,7 +516,7 @@ def fit_context(
             )
     about = (
         f"fitted on the HEALTH spans the tagger kept in {', '.join(fitted_on)} (texts the students did not train "
-        f"on; {spans} spans and {len(train) - spans} other examples, `reader_examples`; {int(y.sum())} of them "
+        f"on; {spans} spans and {len(train) - spans} other examples, `health_examples`; {int(y.sum())} of them "
         f"personal), L2 strength C = {strength} of {list(CONTEXT_STRENGTHS)} by the "
         "area under the ROC curve in 5-fold cross-validation grouped by text ("
         + ", ".join(f"{c}: {auc:.3f}" for c, auc in aucs.items())
