@@ -160,6 +160,8 @@ def test_a_name_reader_leaves_a_name_the_writer_introduces_or_greets_unread():
     found = candidate("Dana won the cup.", "Dana")
     assert reader.judge_many([found._replace(agreed=True)]) == [None]
     assert "introduces or greets" in ", ".join(reader.kind.settling)
+    # a reader's training scores every held-out example, those the detector keeps unread too
+    assert reader.read([candidate(texts[0], "Dana Kirby")]) == [pytest.approx(0.2)]
 
 
 # Sentences written for these tests: (label, a private person's, the same kind said of no one). A famous person's or a

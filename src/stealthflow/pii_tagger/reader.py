@@ -107,32 +107,37 @@ class SpanReader:
         return bool(languages & self.languages)
 
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
+        """Each candidate's score as the detector gates with it (`read`); None also for a span it keeps unread
+        (`settled`)."""
+        return self.read(candidates, unread=self.settled)
+
+    def read(self, candidates: list[Candidate], unread=lambda candidate: False) -> list[float | None]:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
         in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
-        for a span it keeps unread (`settled`) or whose piece would take the word pieces read in its text past
-        `MAX_READ_PIECES`."""
+        for a span `unread` names or whose piece would take the word pieces read in its text past `MAX_READ_PIECES`.
+        Without `unread` every span is read, as a reader's training scores its held-out examples."""
         words = vocabulary()
         memo = _READ.get()
         # piece of text -> (its word pieces' offsets, their probabilities)
         read = memo.setdefault(id(self), {}) if memo is not None else {}
         budgets: dict[str, int] = {}  # text -> the word pieces it may still have read
-        unread: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
+        pending: dict[str, tuple[np.ndarray, list[tuple[int, int]]]] = {}
         spans = []
         for c in candidates:
-            if self.settled(c):
+            if unread(c):
                 spans.append((None, 0, 0))
                 continue
             low, high = local_piece(c.text, c.start, c.end, self.window)
             piece = c.text[low:high]
-            if piece not in read and piece not in unread and budgets.get(c.text, MAX_READ_PIECES) > 0:
+            if piece not in read and piece not in pending and budgets.get(c.text, MAX_READ_PIECES) > 0:
                 encoding = words.tokenizer.encode(piece, add_special_tokens=False)
                 window = np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep])
                 budgets[c.text] = budgets.get(c.text, MAX_READ_PIECES) - len(window)
                 if budgets[c.text] >= 0:
-                    unread[piece] = (window, encoding.offsets[:MAX_PIECES])
+                    pending[piece] = (window, encoding.offsets[:MAX_PIECES])
             spans.append((piece, c.start - low, c.end - low))
-        probabilities = self.runtime.padded_probabilities([window for window, _ in unread.values()])
-        for (piece, (_, offsets)), found in zip(unread.items(), probabilities, strict=True):
+        probabilities = self.runtime.padded_probabilities([window for window, _ in pending.values()])
+        for (piece, (_, offsets)), found in zip(pending.items(), probabilities, strict=True):
             read[piece] = (offsets, found)
         scores = []
         for piece, start, end in spans:

@@ -197,7 +197,7 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
             Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation
         ]
         truth = [e["personal"] for e in validation]
-        card["validation_auc"] = round(float(roc_auc_score(truth, read_reader(recipe.out).judge_many(candidates))), 3)
+        card["validation_auc"] = round(float(roc_auc_score(truth, read_reader(recipe.out).read(candidates))), 3)
         if context := shipped_context_model(recipe.label):
             card["validation_auc_context_model"] = round(float(roc_auc_score(truth, context.judge_many(candidates))), 3)
         card["validation_personal_share"] = round(float(np.mean(truth)), 3)
