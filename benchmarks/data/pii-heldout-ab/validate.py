@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Validate pii_registers_ab.jsonl (hand-written English PII test set).
+
+Checks: every line parses and has the expected fields; every value occurs
+verbatim in its text; lengths, registers and the minimum counts from the brief;
+checksums / formats of IBANs, national IDs, passports, phones and e-mails;
+no well-known sample values. Prints the counts and "errors: N".
+"""
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "pii_registers_ab.jsonl"
+
+TYPES = {
+    "REAL_NAME",
+    "HEALTH",
+    "FINANCE",
+    "EMPLOYER",
+    "ADDRESS",
+    "PHONE",
+    "EMAIL",
+    "USERNAME",
+    "NATIONAL_ID",
+    "IBAN",
+    "PASSPORT",
+    "CREDENTIAL",
+    "PASSWORD",
+    "URL",
+}
+REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
+MIN_EN = {"HEALTH": 20, "FINANCE": 15}
+EXPECTED_TEXTS, EXPECTED_WITH, EXPECTED_WITHOUT = 120, 60, 60
+TITLES = ("Mr ", "Mr. ", "Mrs ", "Mrs. ", "Ms ", "Ms. ", "Dr ", "Dr. ", "Sister ", "Ma'am ")
+ARTICLES = ("the ", "The ", "a ", "A ", "an ", "at ", "of ", "to ")
+
+# Well-known documentation / sample values that must not be used.
+SAMPLES = {
+    "GB82WEST12345698765432",
+    "GB29NWBK60161331926819",
+    "IE29AIBK93115212345678",
+    "DE89370400440532013000",
+    "123-45-6789",
+    "078-05-1120",
+    "219-09-9999",
+    "9434765919",
+    "046 454 286",
+    "4111111111111111",
+    "4242424242424242",
+    "999999990",
+    "123456789",
+}
+
+errors = []
+
+
+def err(line, msg):
+    errors.append(f"line {line}: {msg}")
+
+
+# ---------------------------------------------------------------- checksums
+def luhn_ok(digits):
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_VD = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+_VP = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
+
+
+def verhoeff_ok(digits):
+    c = 0
+    for i, ch in enumerate(reversed(digits)):
+        c = _VD[c][_VP[i % 8][int(ch)]]
+    return c == 0
+
+
+IBAN_LEN = {"GB": 22, "IE": 22, "DE": 22, "FR": 27, "NL": 18, "ES": 24, "IT": 27, "BE": 16}
+
+
+def iban_ok(iban):
+    s = iban.replace(" ", "").upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", s):
+        return "bad IBAN format"
+    if IBAN_LEN.get(s[:2]) not in (None, len(s)):
+        return f"bad IBAN length for {s[:2]}"
+    n = int("".join(str(int(c, 36)) for c in s[4:] + s[:4]))
+    return None if n % 97 == 1 else "IBAN mod 97 fails"
+
+
+def nhs_ok(d):
+    s = sum(int(x) * (10 - i) for i, x in enumerate(d[:9]))
+    c = 11 - s % 11
+    c = 0 if c == 11 else c
+    return c != 10 and c == int(d[9])
+
+
+def pps_ok(v):
+    letters = "WABCDEFGHIJKLMNOPQRSTUV"
+    digits, check, extra = v[:7], v[7], v[8:]
+    s = sum(int(c) * w for c, w in zip(digits, [8, 7, 6, 5, 4, 3, 2]))
+    if extra:
+        s += (0 if extra == "W" else ord(extra) - 64) * 9
+    return letters[s % 23] == check
+
+
+def za_id_ok(d):
+    mm, dd = int(d[2:4]), int(d[4:6])
+    return 1 <= mm <= 12 and 1 <= dd <= 31 and d[10] in "01" and luhn_ok(d)
+
+
+def ssn_ok(v):
+    a, g, s = v.split("-")
+    return a not in ("000", "666") and a[0] != "9" and g != "00" and s != "0000"
+
+
+def national_id_problem(v):
+    """Recognise the scheme from the format and check it. None if fine."""
+    d = re.sub(r"[ \-]", "", v)
+    if re.fullmatch(r"\d{3}-\d{2}-\d{4}", v):  # US SSN
+        return None if ssn_ok(v) else "invalid SSN ranges"
+    if re.fullmatch(r"\d{3} ?\d{3} ?\d{4}", v):  # UK NHS number
+        return None if nhs_ok(d) else "NHS mod 11 fails"
+    if re.fullmatch(r"\d{3} \d{3} \d{3}", v):  # Canadian SIN
+        return None if d[0] not in "08" and luhn_ok(d) else "SIN Luhn fails"
+    if re.fullmatch(r"\d{13}", v):  # South African ID
+        return None if za_id_ok(d) else "SA ID date/Luhn fails"
+    if re.fullmatch(r"[2-9]\d{3} \d{4} \d{4}", v):  # Indian Aadhaar
+        return None if verhoeff_ok(d) else "Aadhaar Verhoeff fails"
+    if re.fullmatch(r"[A-Z]{3}P[A-Z]\d{4}[A-Z]", v):  # Indian PAN (person)
+        return None
+    if re.fullmatch(r"\d{7}[A-W][A-IW]?", v):  # Irish PPSN
+        return None if pps_ok(v) else "PPSN check letter fails"
+    if re.fullmatch(r"\d{11}", v):  # Nigerian NIN (no public checksum)
+        return None if v[0] != "0" else "NIN starts with 0"
+    if re.fullmatch(r"\d{3}-\d{3}-\d{3}-\d{3}", v):  # Philippine TIN (no checksum)
+        return None
+    return "unrecognised national ID format"
+
+
+PASSPORT_FORMATS = [r"P[A-Z]?\d{7}", r"[A-Z]\d{8}", r"P\d{7}[A-Z]", r"[A-Z]\d{7}", r"\d{9}"]
+
+
+# ---------------------------------------------------------------- main loop
+texts = []
+with open(DATA, encoding="utf-8") as fh:
+    for ln, raw in enumerate(fh, 1):
+        if not raw.strip():
+            err(ln, "empty line")
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            err(ln, f"JSON error {e}")
+            continue
+        if set(obj) != {"lang", "register", "text", "pii"}:
+            err(ln, f"unexpected keys {sorted(obj)}")
+            continue
+        texts.append((ln, obj))
+        if obj["lang"] != "en":
+            err(ln, f"lang {obj['lang']!r} (this set is English only)")
+        if obj["register"] not in REGISTERS:
+            err(ln, f"unknown register {obj['register']!r}")
+        text = obj["text"]
+        nwords = len(text.split())
+        if not 10 <= nwords <= 150:
+            err(ln, f"{nwords} words (allowed 10-150)")
+        if not isinstance(obj["pii"], list):
+            err(ln, "pii is not a list")
+            continue
+        for item in obj["pii"]:
+            if set(item) != {"value", "type"}:
+                err(ln, f"bad pii item {item}")
+                continue
+            v, t = item["value"], item["type"]
+            if t not in TYPES:
+                err(ln, f"unknown type {t}")
+            if not v or v != v.strip():
+                err(ln, f"empty or untrimmed value {v!r}")
+            if v not in text:
+                err(ln, f"value not in text: {v!r}")
+            if v in SAMPLES or re.sub(r"[ \-]", "", v) in SAMPLES:
+                err(ln, f"well-known sample value {v!r}")
+            if t in ("REAL_NAME", "EMPLOYER", "ADDRESS") and v.startswith(TITLES + ARTICLES):
+                err(ln, f"title/article inside {t} value {v!r}")
+            if t == "IBAN":
+                p = iban_ok(v)
+                if p:
+                    err(ln, f"{p}: {v}")
+            elif t == "NATIONAL_ID":
+                p = national_id_problem(v)
+                if p:
+                    err(ln, f"{p}: {v}")
+            elif t == "PASSPORT":
+                if not any(re.fullmatch(f, v) for f in PASSPORT_FORMATS):
+                    err(ln, f"unexpected passport format {v}")
+            elif t == "PHONE":
+                n = len(re.sub(r"\D", "", v))
+                if not 9 <= n <= 13:
+                    err(ln, f"phone has {n} digits: {v}")
+            elif t == "EMAIL":
+                if not re.fullmatch(r"[\w.+-]+@[\w-]+(\.[\w-]+)+", v):
+                    err(ln, f"bad e-mail {v}")
+        # any card-like digit run anywhere must pass Luhn
+        for m in re.finditer(r"\b(?:\d[ -]?){13,19}\b", text):
+            d = re.sub(r"\D", "", m.group())
+            if 13 <= len(d) <= 19 and not luhn_ok(d) and not re.fullmatch(r"\d{13}", m.group().strip()):
+                err(ln, f"card-like number fails Luhn: {m.group()}")
+        # texts without personal data must not carry IBAN-like strings
+        if not obj["pii"] and re.search(r"\b[A-Z]{2}\d{2}[A-Z]{4}\d{10,}", text):
+            err(ln, "IBAN-like string in a text without personal data")
+
+# ---------------------------------------------------------------- counts
+with_pii = [o for _, o in texts if o["pii"]]
+without = [o for _, o in texts if not o["pii"]]
+by_type = Counter(p["type"] for o in with_pii for p in o["pii"])
+regs = Counter(o["register"] for _, o in texts)
+
+if len(texts) != EXPECTED_TEXTS:
+    errors.append(f"{len(texts)} texts, expected {EXPECTED_TEXTS}")
+if len(with_pii) != EXPECTED_WITH or len(without) != EXPECTED_WITHOUT:
+    errors.append(f"{len(with_pii)} with / {len(without)} without, expected 60/60")
+for t, m in MIN_EN.items():
+    if by_type[t] < m:
+        errors.append(f"{t}: {by_type[t]} < {m}")
+for t in TYPES:
+    if by_type[t] < 1:
+        errors.append(f"type {t} never used")
+for r in REGISTERS:
+    if regs[r] == 0:
+        errors.append(f"register {r} unused")
+    if not any(o["register"] == r for o in with_pii) or not any(o["register"] == r for o in without):
+        errors.append(f"register {r} not used both with and without personal data")
+named = sum(1 for o in with_pii if any(p["type"] == "REAL_NAME" for p in o["pii"]))
+if named * 2 <= len(with_pii):
+    errors.append(f"names only in {named} of {len(with_pii)} texts with personal data")
+long_texts = sum(1 for _, o in texts if o["register"] in ("forum", "letter") and len(o["text"].split()) > 100)
+if long_texts < 3:
+    errors.append(f"only {long_texts} long (>100 words) forum/letter texts")
+
+print(f"texts: {len(texts)} (with personal data {len(with_pii)}, without {len(without)})")
+print(f"values: {sum(by_type.values())}")
+for t in sorted(TYPES, key=lambda x: (-by_type[x], x)):
+    print(f"  {t:12s} {by_type[t]}")
+print("registers: " + ", ".join(f"{r} {regs[r]}" for r in sorted(regs)))
+print(f"texts with names: {named}/{len(with_pii)}; long forum/letter texts: {long_texts}")
+for e in errors:
+    print("ERROR", e)
+print(f"errors: {len(errors)}")
+sys.exit(1 if errors else 0)
