@@ -205,6 +205,34 @@ SHIPPED_READERS = [
             ("Tickets cost $45 each and go on sale Friday.", "$45 each"),
         ],
     ),
+    (
+        "ADDRESS",
+        [
+            (
+                "Please send the parcel to my flat at 14 Carrow Road, Norwich NR1 3HP.",
+                "14 Carrow Road, Norwich NR1 3HP",
+            ),
+            ("We moved to 27 Elm Grove last spring and the neighbours are lovely.", "27 Elm Grove"),
+            ("My mum still lives at 8 Beech Close, Leeds.", "8 Beech Close, Leeds"),
+        ],
+        [
+            ("The café at 12 High Street, Bath does the best scones.", "12 High Street, Bath"),
+            ("Traffic is backed up on Mombasa Road after the crash.", "Mombasa Road"),
+        ],
+    ),
+    (
+        "EMPLOYER",
+        [
+            ("I've been working at Lloyds for six years now.", "Lloyds"),
+            ("My brother just started at Deloitte in Manchester.", "Deloitte"),
+            ("She teaches at St Mary's Primary School.", "St Mary's Primary School"),
+        ],
+        [
+            ("Grabbed lunch at Jollibee before the movie.", "Jollibee"),
+            ("Buc-ee's has the cleanest restrooms in Texas.", "Buc-ee's"),
+            ("Tesco has cut the price of milk again.", "Tesco"),
+        ],
+    ),
 ]
 
 

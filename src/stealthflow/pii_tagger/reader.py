@@ -1,7 +1,7 @@
 """Whose a span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head, fine-tuned
 (`stealthflow tagger reader`, pii_tagger/training/reader.py) on the spans of one label the tagger keeps in annotated
 text, each span's word pieces labelled a private person's or not. A span's score is the mean probability of its word
-pieces. Three labels are read:
+pieces. Five labels are read:
 
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
@@ -9,12 +9,15 @@ pieces. Three labels are read:
   someone, or a word taken for a name: `models/pii-name-reader/` (English; `-multilingual/` is a candidate, not
   shipped: training/candidates/pii-name-reader-multilingual.yaml);
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
-  `models/pii-finance-reader/` (English; readers of ADDRESS and EMPLOYER spans are candidates, not shipped:
-  training/candidates/pii-{address,employer}-reader.yaml).
+  `models/pii-finance-reader/` (English);
+- ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station:
+  `models/pii-address-reader/` (English);
+- EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
+  `models/pii-employer-reader/` (English).
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
-tagger's spans of its label there after the label's verifier (recognizer.py) and, an English HEALTH reader, when the
+tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English HEALTH reader, when the
 tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span scoring below the threshold is
 dropped. Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
 elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
