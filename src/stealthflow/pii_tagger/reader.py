@@ -65,9 +65,11 @@ ENGLISH_ONLY = frozenset({"en"})
 MAX_READ_PIECES = 4096
 _READ: ContextVar[dict | None] = ContextVar("reader_read", default=None)  # see `one_reading`
 _PAST_BUDGET = "past the word pieces it reads in one call"
+_AGREED = "or a pattern recognizer finds it too"
 # Why a reader keeps a span unscored, by label (a span's reason names them)
 _UNREAD = {
-    "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets or a pattern recognizer finds"),
+    "HEALTH": (_PAST_BUDGET,),
+    "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets", _AGREED),
 }
 
 
@@ -89,15 +91,20 @@ class SpanReader:
     @property
     def kind(self) -> Kind:
         name = "health" if self.label == "HEALTH" else self.label.lower().removeprefix("real_")
-        return Kind(("reader",), None, f"{name} reader", _UNREAD.get(self.label, (_PAST_BUDGET,)))
+        return Kind(("reader",), None, f"{name} reader", _UNREAD.get(self.label, (_PAST_BUDGET, _AGREED)))
 
     def settled(self, candidate: Candidate) -> bool:
-        """Whether a span is kept unread: a name the writer introduces or greets ("my name is", "my sister", "Hi X,"),
-        or one a pattern recognizer found too, is a private person's without a reading."""
-        return self.label == "REAL_NAME" and (
-            candidate.agreed
-            or introduced(candidate.text, candidate.start)
-            or greeted_name(candidate.text, candidate.start, candidate.end)
+        """Whether a span is kept unread: one a pattern recognizer found too is masked by that match whatever a reading
+        says (but HEALTH: the English reader reads those matches as well, detector.py), and a name the writer introduces
+        or greets ("my name is", "my sister", "Hi X,") is a private person's without a reading."""
+        if self.label == "HEALTH":
+            return False
+        return candidate.agreed or (
+            self.label == "REAL_NAME"
+            and (
+                introduced(candidate.text, candidate.start)
+                or greeted_name(candidate.text, candidate.start, candidate.end)
+            )
         )
 
     def least(self, languages: frozenset[str]) -> float:
