@@ -21,6 +21,7 @@ from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.training.reader import ReaderRecipe, reader_examples, train_reader
 from stealthflow.placeholders import detector as detector_module
 from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.language import read, shared_guesser
 from stealthflow.placeholders.recognizers import build_recognizers
 
 ENGLISH, GERMAN = frozenset({"en"}), frozenset({"de"})
@@ -73,12 +74,34 @@ def test_a_reader_of_other_languages_gates_the_texts_routed_to_them_and_leaves_e
     assert other.least(ENGLISH) == other.least(frozenset({"de", "en"})) == other.least(frozenset()) == 0.0
     text = "My son has asthma."
     found = [[s] for s in PiiTaggerRecognizer(tagger=FakeTagger(), gates=()).find_many([text], languages=[ENGLISH])[0]]
-    assert span_reader.kept_by_health_reader([text], found, (other, english)) == [[]]  # the English one: 0.2
-    assert span_reader.kept_by_health_reader([text], found, (other,)) == found  # no English reader: kept
+    readings = [read(text, shared_guesser())]
+    assert span_reader.kept_by_readers([text], found, (other, english), readings) == [[]]  # the English one: 0.2
+    assert span_reader.kept_by_readers([text], found, (other,), readings) == found  # no English reader: kept
     recognizer = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(other, english))
     assert recognizer.find_many([text, text], languages=[ENGLISH, GERMAN])[0] == []
     [[german]] = recognizer.find_many([text], languages=[GERMAN])
     assert german.reason.endswith("health reader verifier 0.90 (keeps from 0.30)")
+
+
+def test_a_phone_reader_reads_the_phone_recognizers_matches_in_english_only():
+    """A fake runtime (every piece 0.2, labelled as such): with the tagger, an English text's phone match below the
+    PHONE reader's threshold is not masked; a German text's is kept unread, as without a reader."""
+    phones = SpanReader(FakeRuntime(0.2), 20, 0.5, ENGLISH, "PHONE")
+    tagger = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(phones,))
+    detector = Detector([*build_recognizers(["phone"]), tagger])
+    english = "For bookings call the surgery on 020 7946 0321 during opening hours."
+    german = "Für Termine rufen Sie bitte die Praxis unter 030 12345678 an, wir freuen uns auf Sie."
+    assert [s.type for s in detector.detect(english)] == []
+    assert [s.type for s in detector.detect(german)] == ["PHONE"]
+    assert [s.type for s in Detector(build_recognizers(["phone"])).detect(english)] == ["PHONE"]  # no tagger: no reader
+    kept = Detector(
+        [
+            *build_recognizers(["phone"]),
+            PiiTaggerRecognizer(tagger=FakeTagger(), gates=(replace(phones, threshold=0.1),)),
+        ]
+    )
+    [span] = kept.detect(english)
+    assert span.reason.endswith("phone reader 0.20 (keeps from 0.10)")
 
 
 def test_within_one_reading_a_piece_is_read_once_and_nothing_is_kept_after_it():
@@ -139,9 +162,11 @@ def test_a_name_reader_gates_the_taggers_names_only_and_not_the_pattern_recogniz
     names = SpanReader(FakeRuntime(0.2), 20, 0.5, ENGLISH, "REAL_NAME")
     assert names.kind.word == "name reader"
     recognizer = PiiTaggerRecognizer(tagger=NameTagger(), gates=(names,))
-    [found] = recognizer.find_many(["Dana says my son has asthma."], languages=[ENGLISH])
+    text = "Dana says my son has asthma."
+    [found] = recognizer.find_many([text], languages=[ENGLISH])
     assert [s.type for s in found] == ["HEALTH"]
-    assert recognizer.health_readers == ()
+    readings = [read(text, shared_guesser())]
+    assert span_reader.kept_by_readers([text], [found], recognizer.match_readers, readings) == [found]  # unread
     kept = PiiTaggerRecognizer(tagger=NameTagger(), gates=(replace(names, threshold=0.1),))
     [found] = kept.find_many(["Dana says my son has asthma."], languages=[ENGLISH])
     assert [s.type for s in found] == ["REAL_NAME", "HEALTH"]
@@ -231,6 +256,17 @@ SHIPPED_READERS = [
             ("Grabbed lunch at Jollibee before the movie.", "Jollibee"),
             ("Buc-ee's has the cleanest restrooms in Texas.", "Buc-ee's"),
             ("Tesco has cut the price of milk again.", "Tesco"),
+        ],
+    ),
+    (
+        "PHONE",
+        [
+            ("Call me on 07700 900123 after six.", "07700 900123"),
+            ("My mum's number is 0161 496 0123 if you can't reach me.", "0161 496 0123"),
+        ],
+        [
+            ("For bookings call the surgery on 01632 960 555.", "01632 960 555"),
+            ("Customer service: 0800 123 4567 (free from landlines).", "0800 123 4567"),
         ],
     ),
 ]
@@ -425,7 +461,7 @@ def test_a_name_readers_examples_are_the_taggers_names_labelled_by_the_annotatio
     assert [(e["text"][e["start"] : e["end"]], e["personal"]) for e in examples] == [("Dana", 1), ("Arsenal", 0)]
     assert ReaderRecipe(label="REAL_NAME", out=tmp_path / "r").label == "REAL_NAME"
     with pytest.raises(ValueError):
-        ReaderRecipe(label="PHONE", out=tmp_path / "r")
+        ReaderRecipe(label="URL", out=tmp_path / "r")
 
 
 def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
@@ -484,9 +520,9 @@ def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
     """`--no-tagger` (pattern recognizers only) stays without models: the pattern recognizers' HEALTH matches are
     kept unread."""
 
-    def no_model(texts, found, readers):
-        raise AssertionError("the health reader ran without the tagger")
+    def no_model(texts, found, readers, readings):
+        raise AssertionError("a reader ran without the tagger")
 
-    monkeypatch.setattr(detector_module, "kept_by_health_reader", no_model)
+    monkeypatch.setattr(detector_module, "kept_by_readers", no_model)
     text = "Never smoke around your child if they have asthma; it makes attacks worse."
     assert [s.source for s in Detector(build_recognizers()).detect(text) if s.type == "HEALTH"] == ["condition_en"]

@@ -17,9 +17,9 @@ pieces. Five labels are read:
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
-tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English HEALTH reader, when the
-tagger runs, the English pattern recognizers' HEALTH matches (detector.py): a span scoring below the threshold is
-dropped. Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
+tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader, when
+the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, PHONE, EMAIL: detector.py): a span
+scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
 elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
 label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
 trained layers and head).
@@ -34,6 +34,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,7 +46,10 @@ from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
 
-# the English HEALTH reader first (it also reads the pattern recognizers' HEALTH matches)
+if TYPE_CHECKING:
+    from stealthflow.placeholders.language import Reading
+
+# the English HEALTH reader first (of a label's English readers, the first reads the pattern recognizers' matches)
 READER_DIRS = (
     "pii-health-reader",
     "pii-health-reader-multilingual",
@@ -54,6 +58,8 @@ READER_DIRS = (
     "pii-finance-reader",
     "pii-address-reader",
     "pii-employer-reader",
+    "pii-phone-reader",
+    "pii-email-reader",
 )
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
@@ -190,23 +196,34 @@ def shipped_readers() -> tuple[SpanReader, ...]:
     return tuple(read_reader(directory) for directory in directories if (directory / CARD).exists())
 
 
-def kept_by_health_reader(
-    texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...]
+def kept_by_readers(
+    texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...], readings: list[Reading]
 ) -> list[list[Span]]:
-    """The spans of each text (English HEALTH matches of a pattern recognizer) that the first of `readers` (the
-    tagger's) that reads English, if any, keeps, with its score in their reason; a batch's spans are read at once."""
-    at = [(number, span) for number, spans in enumerate(found) for span in spans]
-    reader = next((r for r in readers if r.label == "HEALTH" and r.reads_text_of(ENGLISH_ONLY)), None)
-    if reader is None or not at:
-        return found
-    scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
+    """The spans of each text (pattern recognizers' matches of labels a reader reads: detector.py) that the first of
+    `readers` of their label that reads English keeps, with its score in their reason; a span of a label no English
+    reader reads, or in a piece of its text not read as English (`readings`), is kept unread. A batch's spans of a
+    label are read at once."""
+    english: dict[str, SpanReader] = {}
+    for reader in readers:
+        if reader.reads_text_of(ENGLISH_ONLY):
+            english.setdefault(reader.label, reader)
     kept: list[list[Span]] = [[] for _ in found]
-    for (number, span), score in zip(at, scores, strict=True):
-        if score is None:
-            note = f"health reader: kept unscored ({reader.kind.settling[0]})"
-        elif score >= reader.threshold:
-            note = f"health reader {score:.2f} (keeps from {reader.threshold:.2f})"
-        else:
-            continue
-        kept[number].append(replace(span, reason="; ".join(filter(None, (span.reason, note)))))
+    read: dict[str, list[tuple[int, Span]]] = {}
+    for number, spans in enumerate(found):
+        for span in spans:
+            if span.type in english and may_be_english(readings[number].at(span.start).candidates):
+                read.setdefault(span.type, []).append((number, span))
+            else:
+                kept[number].append(span)
+    for label, at in read.items():
+        reader = english[label]
+        scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
+        for (number, span), score in zip(at, scores, strict=True):
+            if score is None:
+                note = f"{reader.kind.word}: kept unscored ({reader.kind.settling[0]})"
+            elif score >= reader.threshold:
+                note = f"{reader.kind.word} {score:.2f} (keeps from {reader.threshold:.2f})"
+            else:
+                continue
+            kept[number].append(replace(span, reason="; ".join(filter(None, (span.reason, note)))))
     return kept

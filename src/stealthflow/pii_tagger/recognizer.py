@@ -119,10 +119,10 @@ class PiiTaggerRecognizer(Recognizer):
         return (*shipped_context_models(), *shipped_readers())
 
     @property
-    def health_readers(self) -> tuple[SpanReader, ...]:
-        """The health readers among its gates: the detector reads the English pattern recognizers' HEALTH matches with
-        them too, so one set of readers judges both."""
-        return tuple(gate for gate in self.gates if isinstance(gate, SpanReader) and gate.label == "HEALTH")
+    def match_readers(self) -> tuple[SpanReader, ...]:
+        """The readers among its gates: the detector reads the pattern recognizers' matches of their labels (HEALTH,
+        PHONE, EMAIL) with them too, so one set of readers judges both."""
+        return tuple(gate for gate in self.gates if isinstance(gate, SpanReader))
 
     @property
     def candidates(self) -> CandidateJudge | None:

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from stealthflow.pii_tagger.reader import kept_by_health_reader, one_reading
+from stealthflow.pii_tagger.reader import kept_by_readers, one_reading
 from stealthflow.placeholders.cells import within_values
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import (
@@ -170,7 +170,7 @@ class Detector:
                 for recognizer in patterns:
                     self._run(recognizer, normalised, readings, found, read_in)
         if models and self.uses_tagger:
-            found = self._read_health(normalised, found)
+            found = self._read_matches(normalised, found, readings)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
         # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
@@ -193,14 +193,15 @@ class Detector:
         ]
         return spans, readings
 
-    def _read_health(self, texts: list[str], found: list[list[Span]]) -> list[list[Span]]:
-        """`found` without the HEALTH matches of the English pattern recognizers (`read_by_health_reader`) that the
-        tagger's health reader (`health_readers`, pii_tagger/reader.py) reads as health talk in general, as it
-        reads the tagger's spans: run with the tagger only, so a detector without models stays without them. Before the
-        tagger's pass: a dropped match settles nothing."""
-        gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_health_reader}
-        readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.health_readers)
-        read = kept_by_health_reader(texts, [[s for s in spans if s.source in gated] for spans in found], readers)
+    def _read_matches(self, texts: list[str], found: list[list[Span]], readings: list[Reading]) -> list[list[Span]]:
+        """`found` without the matches of the pattern recognizers read by a reader (`read_by_reader`: HEALTH, PHONE,
+        EMAIL) that the tagger's reader of their label (`match_readers`, pii_tagger/reader.py) reads as no private
+        person's, as it reads the tagger's spans: run with the tagger only, so a detector without models stays without
+        them. Before the tagger's pass: a dropped match settles nothing."""
+        gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_reader}
+        readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
+        matches = [[s for s in spans if s.source in gated] for spans in found]
+        read = kept_by_readers(texts, matches, readers, readings)
         return [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
 
     @staticmethod

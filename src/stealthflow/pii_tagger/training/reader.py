@@ -28,11 +28,14 @@ from stealthflow.data import DataError
 from stealthflow.pii_tagger.reader import CARD, MAX_PIECES, WEIGHTS
 from stealthflow.sentence_ends import local_piece
 
+MATCHED = ("PHONE", "EMAIL")  # labels the tagger does not tag: their readers read pattern matches only
+
 
 class ReaderRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER"] = "HEALTH"  # the tagger's spans it reads
+    # the tagger's spans it reads (PHONE, EMAIL: the pattern recognizers' matches)
+    label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER", "PHONE", "EMAIL"] = "HEALTH"
     annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
     mentions: list[Path] = []  # written mentions labelled personal or not (English)
     languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (reader.py)
@@ -70,10 +73,16 @@ def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
 
 
 def _tagger_spans(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
-    """The spans of `label` the routed tagger keeps in each text with its verifiers and no gate."""
+    """The spans of `label` the routed tagger keeps in each text with its verifiers and no gate; for a label the tagger
+    does not tag (PHONE, EMAIL), the matches of the pattern recognizers read by its reader (`read_by_reader`)."""
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.pii_tagger.verifier import shipped_verifiers
 
+    if label in MATCHED:
+        from stealthflow.placeholders.recognizers import build_recognizers
+
+        recognizers = [r for r in build_recognizers() if r.read_by_reader == label]
+        return [[(s.start, s.end) for r in recognizers for s in r.find_many([text])[0]] for text in texts]
     recognizer = PiiTaggerRecognizer(verifiers=shipped_verifiers(), gates=())
     return [[(s.start, s.end) for s in found if s.type == label] for found in recognizer.find_many(texts)]
 

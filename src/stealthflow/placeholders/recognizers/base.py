@@ -22,8 +22,9 @@ class Recognizer:
     name: ClassVar[str]
     type: ClassVar[str]
     model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
-    # Its HEALTH matches are read by the health reader when the detector runs the tagger (detector.py).
-    read_by_health_reader: ClassVar[bool] = False
+    # The label whose reader reads its matches when the detector runs the tagger (detector.py; pii_tagger/reader.py):
+    # HEALTH, PHONE, EMAIL; None: none.
+    read_by_reader: ClassVar[str | None] = None
     # The languages of the texts it reads (`placeholders/language.py`); None: every text, whatever its language.
     languages: ClassVar[frozenset[str] | None] = None
     # Whether it also reads the other texts, keeping there the spans that follow one of its names (`named_at`).
@@ -52,9 +53,9 @@ class Recognizer:
         return False
 
     @property
-    def health_readers(self) -> tuple:
-        """What reads the pattern recognizers' HEALTH matches (`read_by_health_reader`) as a person's health or health
-        talk in general: a model-backed recognizer's readers (the tagger's, pii_tagger/reader.py); none here."""
+    def match_readers(self) -> tuple:
+        """What reads the pattern recognizers' matches of a label (`read_by_reader`) as a private person's value or
+        not: a model-backed recognizer's readers (the tagger's, pii_tagger/reader.py); none here."""
         return ()
 
     def warning_for(self, languages: frozenset[str]) -> str | None:

@@ -388,7 +388,7 @@ class StreetAddressRecognizer(ContextRecognizer):
 @register_recognizer
 class DiagnosisRecognizer(ContextRecognizer):
     name, type = "diagnosis", "HEALTH"
-    read_by_health_reader = True
+    read_by_reader = "HEALTH"
     triggers = ("diagnos", "suffer", "treated", "prescribed")
     pattern = re.compile(
         r"(?i:\b(?:diagnosed\s+with|diagnosis\s+(?:is|of|was)|suffer(?:s|ing)?\s+from|i\s+have\s+been\s+treated\s+for|prescribed)\s+)"

@@ -637,7 +637,7 @@ class EnglishConditionRecognizer(ConditionRecognizer):
     --session) and on c..j's no span changes (HEALTH 268 of 363 and 227 of 319 found, before and after). With the
     tagger, its matches are read by the health reader (detector.py)."""
 
-    read_by_health_reader = True
+    read_by_reader = "HEALTH"
 
     def conditions(self) -> tuple[str, ...]:
         """`conditions`, and the medicines and treatments the PII tagger learnt (`tagger_medications`, without their
