@@ -1,7 +1,7 @@
 """Whose a span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head, fine-tuned
 (`stealthflow tagger reader`, pii_tagger/training/reader.py) on the spans of one label the tagger keeps in annotated
 text, each span's word pieces labelled a private person's or not. A span's score is the mean probability of its word
-pieces. Five labels are read:
+pieces. Six labels are read:
 
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
@@ -13,14 +13,17 @@ pieces. Five labels are read:
 - ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station:
   `models/pii-address-reader/` (English);
 - EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
-  `models/pii-employer-reader/` (English).
+  `models/pii-employer-reader/` (English);
+- PHONE: a private person's number against an organisation's line, the `phone` recognizer's matches (the tagger tags
+  no phones): `models/pii-phone-reader/` (English; an e-mail reader is a candidate, not shipped:
+  training/candidates/pii-email-reader.yaml).
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
-tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader, when
-the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, PHONE, EMAIL: detector.py): a span
-scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
-elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
+tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader,
+when the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, PHONE, EMAIL: detector.py): a
+span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own
+sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
 label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
 trained layers and head).
 """
@@ -41,7 +44,7 @@ import numpy as np
 from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
-from stealthflow.pii_tagger.verifier import greeted_name, introduced
+from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, introduced
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
@@ -76,6 +79,7 @@ _AGREED = "or a pattern recognizer finds it too"
 _UNREAD = {
     "HEALTH": (_PAST_BUDGET,),
     "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets", _AGREED),
+    "PHONE": (_PAST_BUDGET, "or a number given as someone's"),
 }
 
 
@@ -100,17 +104,17 @@ class SpanReader:
         return Kind(("reader",), None, f"{name} reader", _UNREAD.get(self.label, (_PAST_BUDGET, _AGREED)))
 
     def settled(self, candidate: Candidate) -> bool:
-        """Whether a span is kept unread: one a pattern recognizer found too is masked by that match whatever a reading
-        says (but HEALTH: the English reader reads those matches as well, detector.py), and a name the writer introduces
-        or greets ("my name is", "my sister", "Hi X,") is a private person's without a reading."""
+        """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
+        reading says (but HEALTH: the English reader reads those matches as well, detector.py); a name the writer
+        introduces or greets ("my name is", "my sister", "Hi X,") and a phone number given as someone's ("call me on",
+        "my cell is") are a private person's without a reading (the readers' CPU on messages full of contact details)."""
+        text, start = candidate.text, candidate.start
         if self.label == "HEALTH":
             return False
+        if self.label == "PHONE":
+            return given_as_own(text, start)
         return candidate.agreed or (
-            self.label == "REAL_NAME"
-            and (
-                introduced(candidate.text, candidate.start)
-                or greeted_name(candidate.text, candidate.start, candidate.end)
-            )
+            self.label == "REAL_NAME" and (introduced(text, start) or greeted_name(text, start, candidate.end))
         )
 
     def least(self, languages: frozenset[str]) -> float:
