@@ -7,24 +7,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
+from heldout_checks import REGISTERS, TYPES, iban_ok, nhs_ok, nino_ok, ppsn_ok, ssn_ok, tfn_ok  # noqa: E402
+from heldout_checks import luhn_ok as luhn  # noqa: E402
+from heldout_checks import verhoeff_ok as verhoeff  # noqa: E402
+from heldout_checks import za_id_ok as sa_id_ok  # noqa: E402
+
 PATH = Path(__file__).with_name("pii_registers_aa.jsonl")
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
-TYPES = {
-    "REAL_NAME",
-    "HEALTH",
-    "FINANCE",
-    "EMPLOYER",
-    "ADDRESS",
-    "PHONE",
-    "EMAIL",
-    "USERNAME",
-    "NATIONAL_ID",
-    "IBAN",
-    "PASSPORT",
-    "CREDENTIAL",
-    "PASSWORD",
-    "URL",
-}
 MIN = {"HEALTH": 20, "FINANCE": 15}  # English minimums; every other type at least once
 errors = []
 
@@ -32,119 +21,6 @@ errors = []
 def err(msg):
     errors.append(msg)
     print("ERROR:", msg)
-
-
-def luhn(d):
-    t = 0
-    for i, ch in enumerate(reversed(d)):
-        x = int(ch)
-        if i % 2:
-            x *= 2
-            x -= 9 if x > 9 else 0
-        t += x
-    return t % 10 == 0
-
-
-def iban_ok(v):
-    s = v.replace(" ", "").upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", s):
-        return False
-    lengths = {
-        "GB": 22,
-        "IE": 22,
-        "DE": 22,
-        "FR": 27,
-        "ES": 24,
-        "IT": 27,
-        "NL": 18,
-        "BE": 16,
-        "AT": 20,
-        "CH": 21,
-        "PT": 25,
-    }
-    if s[:2] in lengths and len(s) != lengths[s[:2]]:
-        return False
-    r = s[4:] + s[:4]
-    return int("".join(str(int(c, 36)) for c in r)) % 97 == 1
-
-
-_D = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_P = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 8, 7, 0, 6],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-
-
-def verhoeff(d):
-    c = 0
-    for i, ch in enumerate(reversed(d)):
-        c = _D[c][_P[i % 8][int(ch)]]
-    return c == 0
-
-
-def nhs_ok(d):
-    s = sum(int(x) * w for x, w in zip(d[:9], range(10, 1, -1)))
-    c = 11 - s % 11
-    c = 0 if c == 11 else c
-    return c != 10 and c == int(d[9])
-
-
-def ssn_ok(v):
-    m = re.fullmatch(r"(\d{3})-(\d{2})-(\d{4})", v)
-    if not m:
-        return False
-    a, g, s = m.groups()
-    return a not in ("000", "666") and not a.startswith("9") and g != "00" and s != "0000"
-
-
-def sa_id_ok(d):
-    import datetime
-
-    try:
-        datetime.date(2000 + int(d[:2]), int(d[2:4]), int(d[4:6]))
-    except ValueError:
-        return False
-    return d[10] in "01" and luhn(d)
-
-
-def tfn_ok(d):
-    w = [1, 4, 3, 7, 5, 8, 6, 9, 10]
-    return sum(int(x) * y for x, y in zip(d, w)) % 11 == 0
-
-
-def ppsn_ok(v):
-    m = re.fullmatch(r"(\d{7})([A-W])([A-IW]?)", v)
-    if not m:
-        return False
-    digits, check, extra = m.groups()
-    s = sum(int(x) * w for x, w in zip(digits, range(8, 1, -1)))
-    if extra and extra != "W":
-        s += (ord(extra) - 64) * 9
-    return "WABCDEFGHIJKLMNOPQRSTUV"[s % 23] == check
-
-
-def nino_ok(v):
-    s = v.replace(" ", "")
-    if not re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", s):
-        return False
-    return s[:2] not in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}
 
 
 def national_id_ok(v, text):

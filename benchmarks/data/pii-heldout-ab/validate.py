@@ -13,26 +13,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
+from heldout_checks import REGISTERS, TYPES, luhn_ok, nhs_ok, ssn_ok, verhoeff_ok, za_id_ok  # noqa: E402
+from heldout_checks import ppsn_ok as pps_ok  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "pii_registers_ab.jsonl"
 
-TYPES = {
-    "REAL_NAME",
-    "HEALTH",
-    "FINANCE",
-    "EMPLOYER",
-    "ADDRESS",
-    "PHONE",
-    "EMAIL",
-    "USERNAME",
-    "NATIONAL_ID",
-    "IBAN",
-    "PASSPORT",
-    "CREDENTIAL",
-    "PASSWORD",
-    "URL",
-}
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
 MIN_EN = {"HEALTH": 20, "FINANCE": 15}
 EXPECTED_TEXTS, EXPECTED_WITH, EXPECTED_WITHOUT = 120, 60, 60
 TITLES = ("Mr ", "Mr. ", "Mrs ", "Mrs. ", "Ms ", "Ms. ", "Dr ", "Dr. ", "Sister ", "Ma'am ")
@@ -63,49 +50,6 @@ def err(line, msg):
 
 
 # ---------------------------------------------------------------- checksums
-def luhn_ok(digits):
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-_VD = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_VP = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-
-
-def verhoeff_ok(digits):
-    c = 0
-    for i, ch in enumerate(reversed(digits)):
-        c = _VD[c][_VP[i % 8][int(ch)]]
-    return c == 0
-
-
 IBAN_LEN = {"GB": 22, "IE": 22, "DE": 22, "FR": 27, "NL": 18, "ES": 24, "IT": 27, "BE": 16}
 
 
@@ -117,32 +61,6 @@ def iban_ok(iban):
         return f"bad IBAN length for {s[:2]}"
     n = int("".join(str(int(c, 36)) for c in s[4:] + s[:4]))
     return None if n % 97 == 1 else "IBAN mod 97 fails"
-
-
-def nhs_ok(d):
-    s = sum(int(x) * (10 - i) for i, x in enumerate(d[:9]))
-    c = 11 - s % 11
-    c = 0 if c == 11 else c
-    return c != 10 and c == int(d[9])
-
-
-def pps_ok(v):
-    letters = "WABCDEFGHIJKLMNOPQRSTUV"
-    digits, check, extra = v[:7], v[7], v[8:]
-    s = sum(int(c) * w for c, w in zip(digits, [8, 7, 6, 5, 4, 3, 2]))
-    if extra:
-        s += (0 if extra == "W" else ord(extra) - 64) * 9
-    return letters[s % 23] == check
-
-
-def za_id_ok(d):
-    mm, dd = int(d[2:4]), int(d[4:6])
-    return 1 <= mm <= 12 and 1 <= dd <= 31 and d[10] in "01" and luhn_ok(d)
-
-
-def ssn_ok(v):
-    a, g, s = v.split("-")
-    return a not in ("000", "666") and a[0] != "9" and g != "00" and s != "0000"
 
 
 def national_id_problem(v):

@@ -7,24 +7,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
+from heldout_checks import REGISTERS, TYPES, iban_ok, luhn_ok, nhs_ok, nino_ok, ssn_ok, tfn_ok, verhoeff_ok  # noqa: E402
+from heldout_checks import ppsn_ok as pps_ok  # noqa: E402
+from heldout_checks import za_id_ok as sa_id_ok  # noqa: E402
+
 PATH = Path(__file__).with_name("pii_registers_ac.jsonl")
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
-TYPES = {
-    "REAL_NAME",
-    "HEALTH",
-    "FINANCE",
-    "EMPLOYER",
-    "ADDRESS",
-    "PHONE",
-    "EMAIL",
-    "USERNAME",
-    "NATIONAL_ID",
-    "IBAN",
-    "PASSPORT",
-    "CREDENTIAL",
-    "PASSWORD",
-    "URL",
-}
 MIN_VALUES = {"HEALTH": 20, "FINANCE": 15}
 # well-known sample / test values that must not appear
 SAMPLES = {
@@ -51,103 +39,6 @@ def err(line, msg):
 
 def digits(s):
     return re.sub(r"\D", "", s)
-
-
-def luhn_ok(num):
-    total = 0
-    for i, ch in enumerate(reversed(num)):
-        d = int(ch)
-        if i % 2:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-def iban_ok(value):
-    s = value.replace(" ", "").upper()
-    lengths = {"GB": 22, "IE": 22}
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", s):
-        return False
-    if s[:2] in lengths and len(s) != lengths[s[:2]]:
-        return False
-    moved = s[4:] + s[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
-
-
-def nhs_ok(num):
-    total = sum(int(c) * w for c, w in zip(num[:9], range(10, 1, -1)))
-    check = 11 - total % 11
-    if check == 11:
-        check = 0
-    return check != 10 and check == int(num[9])
-
-
-def tfn_ok(num):
-    weights = [1, 4, 3, 7, 5, 8, 6, 9, 10]
-    return sum(int(c) * w for c, w in zip(num, weights)) % 11 == 0
-
-
-def pps_ok(value):
-    m = re.fullmatch(r"(\d{7})([A-W])([A-IW]?)", value.replace(" ", "").upper())
-    if not m:
-        return False
-    total = sum(int(c) * w for c, w in zip(m.group(1), range(8, 1, -1)))
-    if m.group(3) and m.group(3) != "W":
-        total += (ord(m.group(3)) - 64) * 9
-    return "WABCDEFGHIJKLMNOPQRSTUV"[total % 23] == m.group(2)
-
-
-_D = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_P = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-
-
-def verhoeff_ok(num):
-    c = 0
-    for i, ch in enumerate(reversed(num)):
-        c = _D[c][_P[i % 8][int(ch)]]
-    return c == 0
-
-
-def ssn_ok(value):
-    m = re.fullmatch(r"(\d{3})-(\d{2})-(\d{4})", value)
-    if not m:
-        return False
-    area, group, serial = m.groups()
-    return area not in ("000", "666") and not area.startswith("9") and group != "00" and serial != "0000"
-
-
-def sa_id_ok(num):
-    mm, dd = int(num[2:4]), int(num[4:6])
-    return 1 <= mm <= 12 and 1 <= dd <= 31 and num[10] in "01" and luhn_ok(num)
-
-
-def nino_ok(value):
-    s = value.replace(" ", "").upper()
-    if not re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", s):
-        return False
-    return s[:2] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"}
 
 
 def check_national_id(line, value, text):

@@ -8,7 +8,6 @@ the brief; checksums / formats of identifiers; no well-known sample numbers.
 Prints a table of counts and finally "errors: N".
 """
 
-import importlib.util
 import json
 import re
 import sys
@@ -18,18 +17,9 @@ from pathlib import Path
 DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii_registers_zx.jsonl")
 
 
-def _zv_validate():
-    """pii-heldout-zv's script (the brief's registers and types are defined there once)."""
-    path = Path(__file__).resolve().parent.parent / "pii-heldout-zv" / "validate.py"
-    spec = importlib.util.spec_from_file_location("zv_validate", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
+from heldout_checks import REGISTERS, TYPES, luhn_ok, verhoeff_ok  # noqa: E402
 
-
-_ZV = _zv_validate()
-REGISTERS = set(_ZV.REGISTERS)
-TYPES = _ZV.TYPES
 # per-language expectations (only English is in this file; others kept for reuse)
 EXPECT = {"en": {"texts": 120, "with": 60, "without": 60, "HEALTH": 20, "FINANCE": 15}}
 OTHER_MIN = {"HEALTH": 8, "FINANCE": 6}
@@ -111,7 +101,7 @@ def ssn_ok(v):
 
 def sin_ok(v):
     d = digits(v)
-    return len(d) == 9 and d[0] not in "08" and _ZV.luhn(d)
+    return len(d) == 9 and d[0] not in "08" and luhn_ok(d)
 
 
 def tfn_ok(v):
@@ -134,44 +124,17 @@ def ppsn_ok(v):
 
 def za_id_ok(v):
     d = digits(v)
-    if len(d) != 13 or not _ZV.luhn(d):
+    if len(d) != 13 or not luhn_ok(d):
         return False
     mm, dd = int(d[2:4]), int(d[4:6])
     return 1 <= mm <= 12 and 1 <= dd <= 31 and d[10] in "01"
-
-
-_VD = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_VP = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
 
 
 def aadhaar_ok(v):
     d = digits(v)
     if len(d) != 12 or d[0] in "01":
         return False
-    c = 0
-    for i, ch in enumerate(reversed(d)):
-        c = _VD[c][_VP[i % 8][int(ch)]]
-    return c == 0
+    return verhoeff_ok(d)
 
 
 def pan_ok(v):
