@@ -16,9 +16,9 @@ from stealthflow.cli import app
 from stealthflow.pii_tagger import reader as span_reader
 from stealthflow.pii_tagger.candidate import Candidate
 from stealthflow.pii_tagger.model import TaggedSpan
-from stealthflow.pii_tagger.reader import SpanReader, read_reader, shipped_readers
+from stealthflow.pii_tagger.reader import MATCHES_READ, SpanReader, read_reader, shipped_readers
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
-from stealthflow.pii_tagger.training.reader import ReaderRecipe, reader_examples, train_reader
+from stealthflow.pii_tagger.training.reader import MATCHED, ReaderRecipe, reader_examples, train_reader
 from stealthflow.placeholders import detector as detector_module
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import read, shared_guesser
@@ -526,6 +526,25 @@ def test_a_kept_match_names_the_readers_score():
     text = "I was diagnosed with asthma last spring."
     [span] = [s for s in Detector(build_recognizers(models=True)).detect(text) if s.type == "HEALTH"]
     assert re.search(r"health reader (verifier )?0\.\d\d \(keeps from 0\.30\)", span.reason)
+
+
+def test_the_taggers_labels_whose_matches_are_read_are_the_recognizers():
+    """`MATCHES_READ` (a tagger span a pattern also finds is read, not settled) names the labels of the recognizers
+    read by a reader that the tagger tags too."""
+    read = {r.read_by_reader for r in build_recognizers() if r.read_by_reader}
+    assert read - set(MATCHED) == MATCHES_READ
+
+
+@pytest.mark.real_model
+def test_a_shops_street_address_is_left_in_clear_and_a_persons_masked():
+    """The shipped detector: the address reader reads the street-address recognizer's matches in English."""
+    detector = Detector(build_recognizers(models=True))
+    shop = "The café at 12 High Street, Bath does the best scones."
+    home = "Please send the parcel to my flat at 14 Carrow Road, Norwich NR1 3HP."
+    assert [s.type for s in detector.detect(shop) if s.type == "ADDRESS"] == []
+    assert [home[s.start : s.end] for s in detector.detect(home) if s.type == "ADDRESS"] == [
+        "14 Carrow Road, Norwich NR1 3HP"
+    ]
 
 
 def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):

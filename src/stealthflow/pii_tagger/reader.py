@@ -75,9 +75,13 @@ MAX_READ_PIECES = 4096
 _READ: ContextVar[dict | None] = ContextVar("reader_read", default=None)  # see `one_reading`
 _PAST_BUDGET = "past the word pieces it reads in one call"
 _AGREED = "or a pattern recognizer finds it too"
+# The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
+# `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
+MATCHES_READ = frozenset({"HEALTH", "ADDRESS"})
 # Why a reader keeps a span unscored, by label (a span's reason names them)
 _UNREAD = {
     "HEALTH": (_PAST_BUDGET,),
+    "ADDRESS": (_PAST_BUDGET,),
     "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets", _AGREED),
     "PHONE": (_PAST_BUDGET, "or a number given as someone's"),
 }
@@ -105,17 +109,15 @@ class SpanReader:
 
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
-        reading says (but HEALTH: the English reader reads those matches as well, detector.py); a name the writer
+        reading says (but `MATCHES_READ`: the reader reads those matches as well, detector.py); a name the writer
         introduces or greets ("my name is", "my sister", "Hi X,") and a phone number given as someone's ("call me on",
         "my cell is") are a private person's without a reading (the readers' CPU on messages full of contact details)."""
         text, start = candidate.text, candidate.start
-        if self.label == "HEALTH":
-            return False
         if self.label == "PHONE":
             return given_as_own(text, start)
-        return candidate.agreed or (
-            self.label == "REAL_NAME" and (introduced(text, start) or greeted_name(text, start, candidate.end))
-        )
+        if candidate.agreed and self.label not in MATCHES_READ:
+            return True
+        return self.label == "REAL_NAME" and (introduced(text, start) or greeted_name(text, start, candidate.end))
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if self.reads_text_of(languages) else 0.0
