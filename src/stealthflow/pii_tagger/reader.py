@@ -10,8 +10,8 @@ pieces. Six labels are read:
   shipped: training/candidates/pii-name-reader-multilingual.yaml);
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
   `models/pii-finance-reader/` (English);
-- ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station:
-  `models/pii-address-reader/` (English);
+- ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station, and
+  the `street_address` recognizer's matches: `models/pii-address-reader/` (English);
 - EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
   `models/pii-employer-reader/` (English);
 - PHONE: a private person's number against an organisation's line, the `phone` recognizer's matches (the tagger tags
@@ -21,7 +21,7 @@ pieces. Six labels are read:
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
 tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader,
-when the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, PHONE, EMAIL: detector.py): a
+when the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, ADDRESS, PHONE, EMAIL: detector.py): a
 span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own
 sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
 label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
@@ -78,12 +78,14 @@ _AGREED = "or a pattern recognizer finds it too"
 # The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
 # `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
 MATCHES_READ = frozenset({"HEALTH", "ADDRESS"})
+# The labels whose value after a personal word in its sentence ("call me on", "I live at") is kept unread (`settled`)
+GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS"})
 # Why a reader keeps a span unscored, by label (a span's reason names them)
 _UNREAD = {
     "HEALTH": (_PAST_BUDGET,),
-    "ADDRESS": (_PAST_BUDGET,),
+    "ADDRESS": (_PAST_BUDGET, "or given as someone's"),
     "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets", _AGREED),
-    "PHONE": (_PAST_BUDGET, "or a number given as someone's"),
+    "PHONE": (_PAST_BUDGET, "or given as someone's"),
 }
 
 
@@ -110,11 +112,12 @@ class SpanReader:
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
         reading says (but `MATCHES_READ`: the reader reads those matches as well, detector.py); a name the writer
-        introduces or greets ("my name is", "my sister", "Hi X,") and a phone number given as someone's ("call me on",
-        "my cell is") are a private person's without a reading (the readers' CPU on messages full of contact details)."""
+        introduces or greets ("my name is", "my sister", "Hi X,") and a phone number or address given as someone's
+        ("call me on", "I live at") are a private person's without a reading (the readers' CPU on messages full of
+        contact details)."""
         text, start = candidate.text, candidate.start
-        if self.label == "PHONE":
-            return given_as_own(text, start)
+        if self.label in GIVEN_AS_OWN and given_as_own(text, start):
+            return True
         if candidate.agreed and self.label not in MATCHES_READ:
             return True
         return self.label == "REAL_NAME" and (introduced(text, start) or greeted_name(text, start, candidate.end))

@@ -121,7 +121,7 @@ class PiiTaggerRecognizer(Recognizer):
     @property
     def match_readers(self) -> tuple[SpanReader, ...]:
         """The readers among its gates: the detector reads the pattern recognizers' matches of their labels (HEALTH,
-        PHONE, EMAIL) with them too, so one set of readers judges both."""
+        ADDRESS, PHONE, EMAIL) with them too, so one set of readers judges both."""
         return tuple(gate for gate in self.gates if isinstance(gate, SpanReader))
 
     @property
