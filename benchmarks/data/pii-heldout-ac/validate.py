@@ -8,27 +8,23 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
-from heldout_checks import REGISTERS, TYPES, iban_ok, luhn_ok, nhs_ok, nino_ok, ssn_ok, tfn_ok, verhoeff_ok  # noqa: E402
+from heldout_checks import (  # noqa: E402
+    REGISTERS,
+    SAMPLE_VALUES,
+    TYPES,
+    iban_ok,
+    luhn_ok,
+    nhs_ok,
+    nino_ok,
+    ssn_ok,
+    tfn_ok,
+    verhoeff_ok,
+)
 from heldout_checks import ppsn_ok as pps_ok  # noqa: E402
 from heldout_checks import za_id_ok as sa_id_ok  # noqa: E402
 
 PATH = Path(__file__).with_name("pii_registers_ac.jsonl")
 MIN_VALUES = {"HEALTH": 20, "FINANCE": 15}
-# well-known sample / test values that must not appear
-SAMPLES = {
-    "078051120",
-    "123456789",
-    "219099999",
-    "9434765919",
-    "046454286",
-    "123456782",
-    "GB82WEST12345698765432",
-    "GB29NWBK60161331926819",
-    "IE29AIBK93115212345678",
-    "QQ123456C",
-    "AB123456C",
-    "499273987",
-}
 
 errors = []
 
@@ -118,7 +114,7 @@ def main():
             seen.add((value, typ))
             type_counts[typ] += 1
             compact = value.replace(" ", "").replace("-", "").upper()
-            if compact in SAMPLES or digits(value) in SAMPLES and len(digits(value)) >= 9:
+            if compact in SAMPLE_VALUES or digits(value) in SAMPLE_VALUES and len(digits(value)) >= 9:
                 err(n, f"well-known sample value {value!r}")
             if typ == "IBAN" and not iban_ok(value):
                 err(n, f"IBAN fails mod 97: {value!r}")

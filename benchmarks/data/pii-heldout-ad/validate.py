@@ -4,7 +4,6 @@
 Usage: python3 validate.py [path]   -> prints counts and "errors: N".
 """
 
-import datetime
 import json
 import os
 import re
@@ -13,60 +12,28 @@ from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PATH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "pii_registers_ad.jsonl")
+sys.path.insert(0, os.path.dirname(HERE))  # benchmarks/data: heldout_checks.py
+from heldout_checks import (  # noqa: E402
+    REGISTERS,
+    SAMPLE_VALUES,
+    TYPES,
+    iban_ok,
+    luhn_ok,
+    nhs_ok,
+    nino_ok,
+    ppsn_ok,
+    ssn_ok,
+    tfn_ok,
+    verhoeff_ok,
+    za_id_ok,
+)
 
-TYPES = {
-    "REAL_NAME",
-    "HEALTH",
-    "FINANCE",
-    "EMPLOYER",
-    "ADDRESS",
-    "PHONE",
-    "EMAIL",
-    "USERNAME",
-    "NATIONAL_ID",
-    "IBAN",
-    "PASSPORT",
-    "CREDENTIAL",
-    "PASSWORD",
-    "URL",
-}
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket", "voice_message", "letter", "diary"}
 # Minimums for this (English-only) file.
 N_TEXTS, N_WITH, N_WITHOUT = 120, 60, 60
 MIN = {"HEALTH": 20, "FINANCE": 15, "ADDRESS": 12}
 NAME_SHARE = 0.75  # share of texts with personal data that contain a REAL_NAME
 WORDS = (10, 150)
 
-# Widely published sample / test values that must not be used.
-BLACKLIST = {
-    "GB82WEST12345698765432",
-    "GB29NWBK60161331926819",
-    "GB33BUKB20201555555555",
-    "IE29AIBK93115212345678",
-    "IE64IRCE92050112345678",
-    "123456789",
-    "123-45-6789",
-    "078-05-1120",
-    "219-09-9999",
-    "046454286",
-    "046 454 286",
-    "9434765919",
-    "943 476 5919",
-    "4010232137",
-    "401 023 2137",
-    "AB123456C",
-    "QQ123456C",
-    "QQ 12 34 56 C",
-    "1234567T",
-    "1234567TW",
-    "123456782",
-    "123 456 782",
-    "8001015009087",
-    "999941057058",
-    "ABCDE1234F",
-    "4111111111111111",
-    "4242424242424242",
-}
 
 errors = []
 
@@ -77,104 +44,6 @@ def err(lineno, msg):
 
 def digits(s):
     return re.sub(r"\D", "", s)
-
-
-def luhn_ok(num):
-    total = 0
-    for i, ch in enumerate(reversed(num)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-def iban_ok(v):
-    s = v.replace(" ", "").upper()
-    lengths = {"GB": 22, "IE": 22}
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", s):
-        return False
-    if s[:2] in lengths and len(s) != lengths[s[:2]]:
-        return False
-    r = s[4:] + s[:4]
-    return int("".join(str(int(c, 36)) for c in r)) % 97 == 1
-
-
-def nhs_ok(d):
-    s = sum(int(x) * (10 - i) for i, x in enumerate(d[:9]))
-    c = 11 - s % 11
-    if c == 11:
-        c = 0
-    return c != 10 and c == int(d[9])
-
-
-def ssn_ok(v):
-    a, g, s = v.split("-")
-    return a not in ("000", "666") and not a.startswith("9") and g != "00" and s != "0000"
-
-
-def tfn_ok(d):
-    w = [1, 4, 3, 7, 5, 8, 6, 9, 10]
-    return sum(int(x) * w[i] for i, x in enumerate(d)) % 11 == 0
-
-
-def za_id_ok(d):
-    try:
-        datetime.date(1900 + int(d[0:2]), int(d[2:4]), int(d[4:6]))
-    except ValueError:
-        return False
-    return d[10] in "01" and luhn_ok(d)
-
-
-_VD = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-]
-_VP = [
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-]
-
-
-def verhoeff_ok(d):
-    c = 0
-    for i, ch in enumerate(reversed(d)):
-        c = _VD[c][_VP[i % 8][int(ch)]]
-    return c == 0
-
-
-def ppsn_ok(v):
-    m = re.fullmatch(r"(\d{7})([A-W])([AHW]?)", v)
-    if not m:
-        return False
-    s = sum(int(x) * (8 - i) for i, x in enumerate(m.group(1)))
-    if m.group(3):
-        s += 9 * (ord(m.group(3)) - 64 if m.group(3) != "W" else 0)
-    r = s % 23
-    return m.group(2) == ("W" if r == 0 else chr(64 + r))
-
-
-def nino_ok(v):
-    s = v.replace(" ", "")
-    if not re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", s):
-        return False
-    return s[:2] not in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"}
 
 
 def national_id_ok(v, text):
@@ -269,7 +138,7 @@ def main():
                 if v not in text:
                     err(lineno, f"value not in text: {v!r}")
                 compact = v.replace(" ", "").replace("-", "")
-                if v in BLACKLIST or compact in BLACKLIST:
+                if v in SAMPLE_VALUES or compact in SAMPLE_VALUES:
                     err(lineno, f"well-known sample value {v!r}")
                 by_type[t] += 1
                 types_here.add(t)
