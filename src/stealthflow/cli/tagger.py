@@ -136,7 +136,8 @@ def reader(
     recipe: _recipe_option("reader", "training/pii-health-reader.yaml"),
     set_: _set_option("epochs=1") = None,
 ) -> None:
-    """Train a reader: MiniLM telling a private person's health, name or money from talk of no one's."""
+    """Train a reader: MiniLM telling a private person's health, name, money, address, workplace or phone number from
+    no one's."""
     from stealthflow.pii_tagger.training.reader import load_reader_recipe, train_reader
 
     def report(card: dict) -> None:

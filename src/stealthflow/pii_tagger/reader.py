@@ -74,24 +74,20 @@ ENGLISH_ONLY = frozenset({"en"})
 MAX_READ_PIECES = 4096
 _READ: ContextVar[dict | None] = ContextVar("reader_read", default=None)  # see `one_reading`
 _PAST_BUDGET = "past the word pieces it reads in one call"
-_AGREED = "or a pattern recognizer finds it too"
+# Labels the tagger does not tag: their readers read the pattern recognizers' matches only (recognizers'
+# `read_by_reader`)
+MATCHED = frozenset({"PHONE", "EMAIL"})
 # The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
 # `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
 MATCHES_READ = frozenset({"HEALTH", "ADDRESS"})
 # The labels whose value after a personal word in its sentence ("call me on", "I live at") is kept unread (`settled`)
 GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS"})
-# Why a reader keeps a span unscored, by label (a span's reason names them)
-_UNREAD = {
-    "HEALTH": (_PAST_BUDGET,),
-    "ADDRESS": (_PAST_BUDGET, "or given as someone's"),
-    "REAL_NAME": (_PAST_BUDGET, "or a name the writer introduces or greets", _AGREED),
-    "PHONE": (_PAST_BUDGET, "or given as someone's"),
-}
 
 
 @dataclass(frozen=True)
 class SpanReader:
-    """The probability that a span of its `label` is a private person's (their health, name or money), and the score
+    """The probability that a span of its `label` is a private person's (their health, name, money, address,
+    workplace or phone number), and the score
     a span must reach in a text of its `languages` (`threshold`; 0: not scored): English reads the texts read as
     English (`route.may_be_english`), any other set the texts routed to the multilingual student that may be in one
     of them. Scores spans as a verifier does (`least`, `judge_many`), so that recognizer.py gates with it as with
@@ -106,8 +102,15 @@ class SpanReader:
 
     @property
     def kind(self) -> Kind:
+        """Its word in a span's reason and why it keeps a span unscored (`settled`, or past its reading budget)."""
         name = "health" if self.label == "HEALTH" else self.label.lower().removeprefix("real_")
-        return Kind(("reader",), None, f"{name} reader", _UNREAD.get(self.label, (_PAST_BUDGET, _AGREED)))
+        settling = (
+            _PAST_BUDGET,
+            *(("or given as someone's",) if self.label in GIVEN_AS_OWN else ()),
+            *(("or a name the writer introduces or greets",) if self.label == "REAL_NAME" else ()),
+            *(("or a pattern recognizer finds it too",) if self.label not in MATCHES_READ | MATCHED else ()),
+        )
+        return Kind(("reader",), None, f"{name} reader", settling)
 
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
@@ -229,7 +232,7 @@ def kept_by_readers(
         scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
         for (number, span), score in zip(at, scores, strict=True):
             if score is None:
-                note = f"{reader.kind.word}: kept unscored ({reader.kind.settling[0]})"
+                note = f"{reader.kind.word}: kept unscored ({', '.join(reader.kind.settling)})"
             elif score >= reader.threshold:
                 note = f"{reader.kind.word} {score:.2f} (keeps from {reader.threshold:.2f})"
             else:

@@ -25,10 +25,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from stealthflow.data import DataError
-from stealthflow.pii_tagger.reader import CARD, MAX_PIECES, WEIGHTS
+from stealthflow.pii_tagger.reader import CARD, MATCHED, MAX_PIECES, WEIGHTS
 from stealthflow.sentence_ends import local_piece
-
-MATCHED = ("PHONE", "EMAIL")  # labels the tagger does not tag: their readers read pattern matches only
 
 
 class ReaderRecipe(BaseModel):
@@ -81,8 +79,8 @@ def _tagger_spans(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
     if label in MATCHED:
         from stealthflow.placeholders.recognizers import build_recognizers
 
-        recognizers = [r for r in build_recognizers() if r.read_by_reader == label]
-        return [[(s.start, s.end) for r in recognizers for s in r.find_many([text])[0]] for text in texts]
+        found = [r.find_many(texts) for r in build_recognizers() if r.read_by_reader == label]
+        return [[(s.start, s.end) for spans in matches for s in spans] for matches in zip(*found, strict=True)]
     recognizer = PiiTaggerRecognizer(verifiers=shipped_verifiers(), gates=())
     return [[(s.start, s.end) for s in found if s.type == label] for found in recognizer.find_many(texts)]
 
