@@ -457,6 +457,31 @@ def test_annotated_rows_are_read_in_the_recipes_languages_only(tmp_path, monkeyp
     ]
 
 
+def test_written_mentions_are_read_in_the_recipes_languages_and_carry_theirs(tmp_path, monkeypatch):
+    """A fake tagger finding nothing (labelled as such): a mention row without "lang" is English; a German row is read
+    only when the languages name it, and its examples say German."""
+    from stealthflow.pii_tagger.training import reader as training
+
+    monkeypatch.setattr(training, "_tagger_spans", lambda texts, label: [[] for _ in texts])
+    rows = [
+        {"text": "Anna called.", "mentions": [{"value": "Anna", "personal": True}]},
+        {
+            "text": "Tante Gerda und Goethe.",
+            "lang": "de",
+            "mentions": [{"value": "Tante Gerda", "personal": True}, {"value": "Goethe", "personal": False}],
+        },
+    ]
+    path = tmp_path / "mentions.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    english = reader_examples([], [path], label="REAL_NAME")
+    assert [(e["text"][e["start"] : e["end"]], e["lang"], e["personal"]) for e in english] == [("Anna", "en", 1)]
+    german = reader_examples([], [path], ["de"], label="REAL_NAME")
+    assert [(e["text"][e["start"] : e["end"]], e["lang"], e["personal"]) for e in german] == [
+        ("Tante Gerda", "de", 1),
+        ("Goethe", "de", 0),
+    ]
+
+
 def test_a_name_readers_examples_are_the_taggers_names_labelled_by_the_annotation(tmp_path, monkeypatch):
     """A fake tagger (labelled as such: each capitalised "Dana" or "Arsenal" a REAL_NAME span): a name the annotation
     holds is a private person's (1), one it does not is not (0); the recipe's label picks the spans."""

@@ -5,8 +5,9 @@ Its examples are spans of the recipe's `label` in their sentence, each labelled 
 - the spans of the label the detector's tagger keeps (its verifiers on, the gates off) in annotated files of
   `benchmarks/pii_registers.py`'s format ({"text", "lang", "pii": [{"value", "type"}]}; the rows of the recipe's
   `languages`), labelled as that benchmark scores them: 1 when the span overlaps an annotated value;
-- written mentions ({"text", "mentions": [{"value", "personal"}]}; English): every occurrence of each mention,
-  labelled by its `personal`, and the tagger's spans of the label there, 1 when they overlap a personal mention.
+- written mentions ({"text", "lang", "mentions": [{"value", "personal"}]}; no "lang": English; the rows of the
+  recipe's `languages`): every occurrence of each mention, labelled by its `personal`, and the tagger's spans of the
+  label there, 1 when they overlap a personal mention.
 MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
 scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
 model's of the label, if one is shipped) the card reports.
@@ -35,7 +36,7 @@ class ReaderRecipe(BaseModel):
     # the tagger's spans it reads (PHONE, EMAIL: the pattern recognizers' matches)
     label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER", "PHONE", "EMAIL"] = "HEALTH"
     annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
-    mentions: list[Path] = []  # written mentions labelled personal or not (English)
+    mentions: list[Path] = []  # written mentions labelled personal or not (each row's "lang", default English)
     languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (reader.py)
     out: Path
     layers: int = Field(6, ge=1, le=6)  # MiniLM's bottom N layers are run: fewer is faster per span
@@ -89,7 +90,7 @@ def reader_examples(
     annotated: list[Path], mentions: list[Path], languages: list[str] | None = None, label: str = "HEALTH"
 ) -> list[dict]:
     """{"text", "start", "end", "personal", "group", "lang"} per example (`group`: its text, for splitting; an
-    annotated text's also "clean": it holds no personal data); annotated rows of `languages` only (default English)."""
+    annotated text's also "clean": it holds no personal data); rows of `languages` only (default English)."""
     examples = []
     languages = languages or ["en"]
     rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") in languages]
@@ -99,18 +100,14 @@ def reader_examples(
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
             examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
-    written = [row for path in mentions for row in _read_lines(path)]
+    written = [row for path in mentions for row in _read_lines(path) if row.get("lang", "en") in languages]
     for n, (row, spans) in enumerate(zip(written, _tagger_spans([r["text"] for r in written], label), strict=True)):
         marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
-        for start, end, personal in marks:
-            examples.append(
-                {"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}", "lang": "en"}
-            )
-        for start, end in set(spans) - {(a, b) for a, b, _ in marks}:
-            personal = int(any(p and a < end and start < b for a, b, p in marks))
-            examples.append(
-                {"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}", "lang": "en"}
-            )
+        unmarked = set(spans) - {(a, b) for a, b, _ in marks}
+        labelled = marks + [(a, b, int(any(p and a < e and s < b for s, e, p in marks))) for a, b in unmarked]
+        for start, end, personal in labelled:
+            example = {"text": row["text"], "start": start, "end": end, "personal": personal, "group": f"m{n}"}
+            examples.append(example | {"lang": row.get("lang", "en")})
     return examples
 
 
