@@ -482,6 +482,26 @@ def test_written_mentions_are_read_in_the_recipes_languages_and_carry_theirs(tmp
     ]
 
 
+def test_a_mention_inside_a_longer_one_is_the_longer_ones(tmp_path, monkeypatch):
+    """A fake tagger finding nothing (labelled as such): "Max" the child is personal, "Max Verstappen" is not; the
+    occurrence of "Max" inside the driver's name is the driver's, once."""
+    from stealthflow.pii_tagger.training import reader as training
+
+    monkeypatch.setattr(training, "_tagger_spans", lambda texts, label: [[] for _ in texts])
+    row = {
+        "text": "Max schaut Max Verstappen.",
+        "lang": "de",
+        "mentions": [{"value": "Max", "personal": True}, {"value": "Max Verstappen", "personal": False}],
+    }
+    path = tmp_path / "mentions.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    examples = reader_examples([], [path], ["de"], label="REAL_NAME")
+    assert sorted((e["start"], e["text"][e["start"] : e["end"]], e["personal"]) for e in examples) == [
+        (0, "Max", 1),
+        (11, "Max Verstappen", 0),
+    ]
+
+
 def test_a_name_readers_examples_are_the_taggers_names_labelled_by_the_annotation(tmp_path, monkeypatch):
     """A fake tagger (labelled as such: each capitalised "Dana" or "Arsenal" a REAL_NAME span): a name the annotation
     holds is a private person's (1), one it does not is not (0); the recipe's label picks the spans."""

@@ -1,6 +1,8 @@
-"""What the validate.py of the English held-back sets written apart (pii-heldout-zx, -aa, -ab, -ac) share: the
-brief's registers and types (defined once, in pii-heldout-zv/validate.py) and the checksums of their numbers (each
-set's writer wrote them apart; merged here), each of a number's digits, or of the value as written where named `value`.
+"""What the validate.py of the held-back sets written apart share: for the English ones (pii-heldout-zx, -aa, -ab,
+-ac, -ad) the brief's registers and types (defined once, in pii-heldout-zv/validate.py) and the checksums of their
+numbers (each set's writer wrote them apart; merged here), each of a number's digits, or of the value as written where
+named `value`; for the six-language ones written in three parts (pii-heldout-zw, -ae), zv's checks run on each part
+(`check_language_parts`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,24 @@ def _zv_validate():
 
 
 _ZV = _zv_validate()
+LANGUAGE_PARTS = {"a": ["de", "nl"], "b": ["fr", "it"], "c": ["es", "pt"]}
+
+
+def check_language_parts(folder: Path, name: str) -> int:
+    """zv's checks on a six-language set's three parts (`folder`/part-X/pii_languages_`name`_X.jsonl): every line
+    parses, every value occurs in its text, 40 texts per language (20 with personal data), the registers, HEALTH >= 8
+    and FINANCE >= 6 per language, every type, the checksums. Prints "errors: N"; returns the exit status."""
+    errors: list[str] = []
+    for part, languages in LANGUAGE_PARTS.items():
+        rows = _ZV.load(str(folder / f"part-{part}" / f"pii_languages_{name}_{part}.jsonl"), errors)
+        for row in rows:
+            if row.get("lang") not in languages:
+                errors.append(f"{row['_where']}: lang {row.get('lang')} not expected in part {part}")
+            _ZV.check_row(row, errors)
+        for language in languages:
+            _ZV.check_group(rows, language, 40, 8, 6, errors)
+    print("\n".join([*errors, f"errors: {len(errors)}"]))
+    return 1 if errors else 0
 REGISTERS = set(_ZV.REGISTERS)
 TYPES = set(_ZV.TYPES)
 

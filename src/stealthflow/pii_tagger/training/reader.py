@@ -71,6 +71,17 @@ def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
     return found
 
 
+def _marks(row: dict) -> list[tuple[int, int, int]]:
+    """(start, end, personal) of every occurrence of a written row's mentions; an occurrence inside a longer mention's
+    is that one's ("Max" within "Max Verstappen", a private child's name within a public figure's)."""
+    marks: list[tuple[int, int, int]] = []
+    for mention in sorted(row["mentions"], key=lambda m: -len(m["value"])):
+        for start, end in _occurrences(row["text"], mention["value"]):
+            if not any(a < end and start < b for a, b, _ in marks):
+                marks.append((start, end, int(mention["personal"])))
+    return marks
+
+
 def _tagger_spans(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
     """The spans of `label` the routed tagger keeps in each text with its verifiers and no gate; for a label the tagger
     does not tag (PHONE, EMAIL), the matches of the pattern recognizers read by its reader (`read_by_reader`)."""
@@ -102,7 +113,7 @@ def reader_examples(
             examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
     written = [row for path in mentions for row in _read_lines(path) if row.get("lang", "en") in languages]
     for n, (row, spans) in enumerate(zip(written, _tagger_spans([r["text"] for r in written], label), strict=True)):
-        marks = [(*at, int(m["personal"])) for m in row["mentions"] for at in _occurrences(row["text"], m["value"])]
+        marks = _marks(row)
         unmarked = set(spans) - {(a, b) for a, b, _ in marks}
         labelled = marks + [(a, b, int(any(p and a < e and s < b for s, e, p in marks))) for a, b in unmarked]
         for start, end, personal in labelled:
