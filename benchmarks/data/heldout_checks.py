@@ -22,24 +22,6 @@ def _zv_validate():
 
 
 _ZV = _zv_validate()
-LANGUAGE_PARTS = {"a": ["de", "nl"], "b": ["fr", "it"], "c": ["es", "pt"]}
-
-
-def check_language_parts(folder: Path, name: str) -> int:
-    """zv's checks on a six-language set's three parts (`folder`/part-X/pii_languages_`name`_X.jsonl): every line
-    parses, every value occurs in its text, 40 texts per language (20 with personal data), the registers, HEALTH >= 8
-    and FINANCE >= 6 per language, every type, the checksums. Prints "errors: N"; returns the exit status."""
-    errors: list[str] = []
-    for part, languages in LANGUAGE_PARTS.items():
-        rows = _ZV.load(str(folder / f"part-{part}" / f"pii_languages_{name}_{part}.jsonl"), errors)
-        for row in rows:
-            if row.get("lang") not in languages:
-                errors.append(f"{row['_where']}: lang {row.get('lang')} not expected in part {part}")
-            _ZV.check_row(row, errors)
-        for language in languages:
-            _ZV.check_group(rows, language, 40, 8, 6, errors)
-    print("\n".join([*errors, f"errors: {len(errors)}"]))
-    return 1 if errors else 0
 REGISTERS = set(_ZV.REGISTERS)
 TYPES = set(_ZV.TYPES)
 
@@ -179,3 +161,23 @@ def nino_ok(value: str) -> bool:
     if not re.fullmatch(r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]", s):
         return False
     return s[:2] not in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}
+
+
+LANGUAGE_PARTS = {"a": ["de", "nl"], "b": ["fr", "it"], "c": ["es", "pt"]}
+
+
+def check_language_parts(folder: Path, name: str) -> int:
+    """zv's checks on a six-language set's three parts (`folder`/part-X/pii_languages_`name`_X.jsonl): every line
+    parses, every value occurs in its text, 40 texts per language (20 with personal data), the registers, HEALTH >= 8
+    and FINANCE >= 6 per language, every type, the checksums. Prints "errors: N"; returns the exit status."""
+    errors: list[str] = []
+    for part, languages in LANGUAGE_PARTS.items():
+        rows = _ZV.load(str(folder / f"part-{part}" / f"pii_languages_{name}_{part}.jsonl"), errors)
+        for row in rows:
+            if row.get("lang") not in languages:
+                errors.append(f"{row['_where']}: lang {row.get('lang')} not expected in part {part}")
+            _ZV.check_row(row, errors)
+        for language in languages:
+            _ZV.check_group(rows, language, 40, 8, 6, errors)
+    print("\n".join([*errors, f"errors: {len(errors)}"]))
+    return 1 if errors else 0
