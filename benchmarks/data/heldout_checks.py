@@ -164,6 +164,14 @@ def nino_ok(value: str) -> bool:
     return s[:2] not in {"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"}
 
 
+def report(errors: list[str], prefix: str = "") -> int:
+    """Print each error (after `prefix`) and "errors: N"; the exit status (1 when there is any)."""
+    for error in errors:
+        print(f"{prefix}{error}")
+    print(f"errors: {len(errors)}")
+    return 1 if errors else 0
+
+
 LANGUAGE_PARTS = {"a": ["de", "nl"], "b": ["fr", "it"], "c": ["es", "pt"]}
 
 
@@ -180,8 +188,7 @@ def check_language_parts(folder: Path, name: str) -> int:
             _ZV.check_row(row, errors)
         for language in languages:
             _ZV.check_group(rows, language, 40, 8, 6, errors)
-    print("\n".join([*errors, f"errors: {len(errors)}"]))
-    return 1 if errors else 0
+    return report(errors)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,17 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
-from heldout_checks import REGISTERS, SAMPLE_VALUES, TYPES, luhn_ok, nhs_ok, ssn_ok, verhoeff_ok, za_id_ok  # noqa: E402
+from heldout_checks import (  # noqa: E402
+    REGISTERS,
+    SAMPLE_VALUES,
+    TYPES,
+    luhn_ok,
+    nhs_ok,
+    report,
+    ssn_ok,
+    verhoeff_ok,
+    za_id_ok,
+)
 from heldout_checks import ppsn_ok as pps_ok  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -177,7 +187,4 @@ for t in sorted(TYPES, key=lambda x: (-by_type[x], x)):
     print(f"  {t:12s} {by_type[t]}")
 print("registers: " + ", ".join(f"{r} {regs[r]}" for r in sorted(regs)))
 print(f"texts with names: {named}/{len(with_pii)}; long forum/letter texts: {long_texts}")
-for e in errors:
-    print("ERROR", e)
-print(f"errors: {len(errors)}")
-sys.exit(1 if errors else 0)
+sys.exit(report(errors, "ERROR "))

@@ -16,6 +16,7 @@ from heldout_checks import (  # noqa: E402
     luhn_ok,
     nhs_ok,
     nino_ok,
+    report,
     ssn_ok,
     tfn_ok,
     verhoeff_ok,
@@ -151,10 +152,7 @@ def main():
         + ", ".join(f"{t} {c}" for t, c in sorted(type_counts.items()))
         + f" (total {sum(type_counts.values())})"
     )
-    for e in errors:
-        print(e)
-    print(f"errors: {len(errors)}")
-    return 1 if errors else 0
+    return report(errors)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from heldout_checks import (  # noqa: E402
     nhs_ok,
     nino_ok,
     ppsn_ok,
+    report,
     ssn_ok,
     tfn_ok,
     verhoeff_ok,
@@ -191,10 +192,7 @@ def main():
         "registers (with/without): " + ", ".join(f"{r} {by_reg_with[r]}/{by_reg_without[r]}" for r in sorted(REGISTERS))
     )
     print("national IDs checked: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    for e in errors:
-        print(e)
-    print(f"errors: {len(errors)}")
-    return 1 if errors else 0
+    return report(errors)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/data: heldout_checks.py
-from heldout_checks import REGISTERS, TYPES, luhn_ok, verhoeff_ok  # noqa: E402
+from heldout_checks import REGISTERS, TYPES, luhn_ok, report, verhoeff_ok  # noqa: E402
 
 # per-language expectations (only English is in this file; others kept for reuse)
 EXPECT = {"en": {"texts": 120, "with": 60, "without": 60, "HEALTH": 20, "FINANCE": 15}}
@@ -283,10 +283,7 @@ def main():
         print("  registers: " + ", ".join(f"{r} {c}" for r, c in sorted(st["registers"].items())))
     if schemes:
         print("national IDs checked: " + ", ".join(f"{k} {v}" for k, v in sorted(schemes.items())))
-    for e in errors:
-        print("ERROR:", e)
-    print(f"errors: {len(errors)}")
-    return 1 if errors else 0
+    return report(errors, "ERROR: ")
 
 
 if __name__ == "__main__":
