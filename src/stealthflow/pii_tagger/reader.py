@@ -21,11 +21,11 @@ pieces. Six labels are read:
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
 tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader,
-when the tagger runs, the pattern recognizers' matches of its label in English (HEALTH, ADDRESS, PHONE, EMAIL: detector.py): a
-span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the span's own
-sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
-label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
-trained layers and head).
+when the tagger runs, the pattern recognizers' matches of its label in English (`MATCHES_READ | MATCHED`:
+detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
+span's own sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value
+is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
+was chosen) and reader.safetensors (the trained layers and head).
 """
 
 from __future__ import annotations

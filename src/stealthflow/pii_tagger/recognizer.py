@@ -120,8 +120,8 @@ class PiiTaggerRecognizer(Recognizer):
 
     @property
     def match_readers(self) -> tuple[SpanReader, ...]:
-        """The readers among its gates: the detector reads the pattern recognizers' matches of their labels (HEALTH,
-        ADDRESS, PHONE, EMAIL) with them too, so one set of readers judges both."""
+        """The readers among its gates: the detector reads the pattern recognizers' matches of their labels
+        (reader.py's `MATCHES_READ | MATCHED`) with them too, so one set of readers judges both."""
         return tuple(gate for gate in self.gates if isinstance(gate, SpanReader))
 
     @property

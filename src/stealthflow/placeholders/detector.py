@@ -194,10 +194,10 @@ class Detector:
         return spans, readings
 
     def _read_matches(self, texts: list[str], found: list[list[Span]], readings: list[Reading]) -> list[list[Span]]:
-        """`found` without the matches of the pattern recognizers read by a reader (`read_by_reader`: HEALTH,
-        ADDRESS, PHONE, EMAIL) that the tagger's reader of their label (`match_readers`, pii_tagger/reader.py) reads as no private
-        person's, as it reads the tagger's spans: run with the tagger only, so a detector without models stays without
-        them. Before the tagger's pass: a dropped match settles nothing."""
+        """`found` without the matches of the pattern recognizers read by a reader (`read_by_reader`: the labels of
+        pii_tagger/reader.py's `MATCHES_READ | MATCHED`) that the tagger's reader of their label (`match_readers`)
+        reads as no private person's, as it reads the tagger's spans: run with the tagger only, so a detector without
+        models stays without them. Before the tagger's pass: a dropped match settles nothing."""
         gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_reader}
         readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
         matches = [[s for s in spans if s.source in gated] for spans in found]

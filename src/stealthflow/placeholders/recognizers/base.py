@@ -23,7 +23,7 @@ class Recognizer:
     type: ClassVar[str]
     model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
     # The label whose reader reads its matches when the detector runs the tagger (detector.py; pii_tagger/reader.py):
-    # HEALTH, ADDRESS, PHONE, EMAIL; None: none.
+    # one of pii_tagger/reader.py's `MATCHES_READ | MATCHED`; None: none.
     read_by_reader: ClassVar[str | None] = None
     # The languages of the texts it reads (`placeholders/language.py`); None: every text, whatever its language.
     languages: ClassVar[frozenset[str] | None] = None
