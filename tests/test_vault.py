@@ -931,3 +931,39 @@ def test_forgetting_a_full_name_forgets_the_parts_its_session_masked(vault):
     assert vault.forget_value("u", "gary pemberton") == 3
     assert [vault.lookup("u", "s1", "REAL_NAME", index=i) for i in (1, 2, 3)] == [None, None, None]
     assert vault.lookup("u", "s2", "REAL_NAME", index=1) == "Gary"
+
+
+def test_a_vault_opened_twice_in_one_process_stays_whole_when_other_processes_read_and_write_it(tmp_path):
+    """The real thing (SQLite files, a second process): a vault opened again in one process (a server's second
+    request, a command's second look) must keep the first connection's locks. Opening and closing the file outside
+    SQLite dropped them: another process reading and closing it then took itself for the last one, checkpointed and
+    deleted the write-ahead log the first connection still used; after a third process's write the first's next write
+    found the file "malformed" (seen in a batch job resumed after a kill)."""
+    import subprocess
+    import sys
+
+    path, keys = tmp_path / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))
+
+    def other_process(code: str) -> str:
+        run = subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True, text=True)
+        return run.stdout.strip()
+
+    count = (
+        "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM entries').fetchone()[0])"
+    )
+    with Vault(path, keys) as first:
+        first.issue("me", "s", [("EMAIL", "ana@example.org")])
+        Vault(path, keys).close()  # opened again in this process, and closed
+        assert other_process(count) == "1"  # another process reads it and closes it,
+        write = (
+            "import sqlite3, sys; sqlite3.connect(sys.argv[1], isolation_level=None).execute('CREATE TABLE probe(x)')"
+        )
+        other_process(write)  # another one writes
+        first.issue("me", "s", [("EMAIL", "ben@example.org")])
+    assert other_process(count) == "2"
+    assert (
+        other_process(
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])"
+        )
+        == "ok"
+    )
