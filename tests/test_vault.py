@@ -944,26 +944,21 @@ def test_a_vault_opened_twice_in_one_process_stays_whole_when_other_processes_re
 
     path, keys = tmp_path / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))
 
-    def other_process(code: str) -> str:
-        run = subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True, text=True)
-        return run.stdout.strip()
+    def other_process(statement: str) -> str:
+        """Run one SQL statement on the vault file in another process; its first row's first value."""
+        code = (
+            "import sqlite3, sys\n"
+            "row = sqlite3.connect(sys.argv[1], isolation_level=None).execute(sys.argv[2]).fetchone()\n"
+            "print(row and row[0])"
+        )
+        run = subprocess.run([sys.executable, "-c", code, str(path), statement], check=True, capture_output=True)
+        return run.stdout.decode().strip()
 
-    count = (
-        "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM entries').fetchone()[0])"
-    )
     with Vault(path, keys) as first:
         first.issue("me", "s", [("EMAIL", "ana@example.org")])
         Vault(path, keys).close()  # opened again in this process, and closed
-        assert other_process(count) == "1"  # another process reads it and closes it,
-        write = (
-            "import sqlite3, sys; sqlite3.connect(sys.argv[1], isolation_level=None).execute('CREATE TABLE probe(x)')"
-        )
-        other_process(write)  # another one writes
+        assert other_process("SELECT count(*) FROM entries") == "1"  # another process reads it and closes it,
+        other_process("CREATE TABLE probe(x)")  # another one writes
         first.issue("me", "s", [("EMAIL", "ben@example.org")])
-    assert other_process(count) == "2"
-    assert (
-        other_process(
-            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])"
-        )
-        == "ok"
-    )
+    assert other_process("SELECT count(*) FROM entries") == "2"
+    assert other_process("PRAGMA integrity_check") == "ok"

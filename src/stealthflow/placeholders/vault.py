@@ -1175,8 +1175,8 @@ def connect_private(path: Path, **kwargs) -> sqlite3.Connection:
     """A SQLite connection to `path`, the file (and so its WAL and shared-memory files, which
     SQLite creates with the file's mode) readable by its owner only. An existing file is not opened outside SQLite:
     closing any descriptor of it drops every lock this process's SQLite connections hold on it, and another process
-    closing the file then takes itself for the last one and deletes the write-ahead log still in use here, and the
-    file comes out malformed (tests/test_vault.py)."""
+    closing the file then takes itself for the last one and deletes the write-ahead log still in use here: the file
+    comes out malformed (tests/test_vault.py)."""
     with suppress(FileExistsError):
         os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
     for suffix in ("", "-wal", "-shm"):
