@@ -808,13 +808,16 @@ def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     assert result.exit_code == 0, result.output
     spans = {post[s["start"] : s["end"]]: s for s in json.loads(result.stdout)["spans"]}
     email, name = spans["tane.w@mailbox.org"], spans["Tane Whatarau"]
-    assert (email["source"], email["reason"], email["confidence"]) == ("email", "email", 1.0)
+    # given as the writer's ("Mail me at"), the address is masked without the e-mail reader's reading, and says so
+    assert (email["source"], email["confidence"]) == ("email", 1.0)
+    assert email["reason"].startswith("email: email reader: kept unscored ("), email["reason"]
+    assert "given as someone's" in email["reason"]
     assert name["source"] == "pii_tagger" and name["reason"].startswith("pii_tagger: real_name filter: ")
     assert name["reason"].endswith("; tagged by pii-tagger-student")  # an English text: the English student
     assert 0.5 <= name["confidence"] <= 1.0
     assert (
-        f"masked EMAIL (PL2) as {email['placeholder']} at {email['start']}-{email['end']}: email, confidence 1.00"
-        in (result.stderr.replace("\n", " "))
+        f"masked EMAIL (PL2) as {email['placeholder']} at {email['start']}-{email['end']}: {email['reason']}, "
+        "confidence 1.00" in (result.stderr.replace("\n", " "))
     )
     assert "real_name filter" in result.stderr and "Whatarau" not in result.stderr
 

@@ -10,12 +10,14 @@ pieces. Six labels are read:
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
   `models/pii-finance-reader/` (English);
 - ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station, and
-  the `street_address` recognizer's matches: `models/pii-address-reader/` (English);
+  the `street_address` recognizer's matches: `models/pii-address-reader/` (English) and
+  `models/pii-address-reader-multilingual/` (the tagger's spans only);
 - EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
   `models/pii-employer-reader/` (English);
 - PHONE: a private person's number against an organisation's line, the `phone` recognizer's matches (the tagger tags
-  no phones): `models/pii-phone-reader/` (English; an e-mail reader is a candidate, not shipped:
-  training/candidates/pii-email-reader.yaml).
+  no phones): `models/pii-phone-reader/` (English);
+- EMAIL: a private person's e-mail address against an organisation's inbox, the `email` recognizer's matches:
+  `models/pii-email-reader/` (English).
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
@@ -44,6 +46,7 @@ from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, introduced
+from stealthflow.placeholders.domains import public_host
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 from stealthflow.sentence_ends import local_piece
@@ -59,6 +62,7 @@ READER_DIRS = (
     "pii-name-reader-multilingual",
     "pii-finance-reader",
     "pii-address-reader",
+    "pii-address-reader-multilingual",
     "pii-employer-reader",
     "pii-phone-reader",
     "pii-email-reader",
@@ -79,8 +83,9 @@ MATCHED = frozenset({"PHONE", "EMAIL"})
 # The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
 # `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
 MATCHES_READ = frozenset({"HEALTH", "ADDRESS"})
-# The labels whose value after a personal word in its sentence ("call me on", "I live at") is kept unread (`settled`)
-GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS"})
+# The labels whose value after a personal word in its sentence ("call me on", "I live at", "mail me at") is kept
+# unread (`settled`)
+GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS", "EMAIL"})
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,7 @@ class SpanReader:
         settling = (
             _PAST_BUDGET,
             *(("or given as someone's",) if self.label in GIVEN_AS_OWN else ()),
+            *(("or on a private network's host",) if self.label == "EMAIL" else ()),
             *(("or a name the writer introduces or greets",) if self.label == "REAL_NAME" else ()),
             *(("or a pattern recognizer finds it too",) if self.label not in MATCHES_READ | MATCHED else ()),
         )
@@ -114,11 +120,16 @@ class SpanReader:
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
         reading says (but `MATCHES_READ`: the reader reads those matches as well, detector.py); a name the writer
-        introduces or greets ("my name is", "my sister", "Hi X,") and a phone number or address given as someone's
-        ("call me on", "I live at") are a private person's without a reading (the readers' CPU on messages full of
-        contact details)."""
+        introduces or greets ("my name is", "my sister", "Hi X,") and a phone number, address or e-mail address given
+        as someone's ("call me on", "mail me at", "ich wohne in der": a personal word of the reader's languages) are a
+        private person's without a reading (the readers' CPU on messages full of contact details); so is an e-mail
+        address on a host of a private network ("ops@build-01.corp"), which the e-mail reader never saw in training
+        (it learnt organisations' public inboxes)."""
         text, start = candidate.text, candidate.start
-        if self.label in GIVEN_AS_OWN and given_as_own(text, start):
+        own_languages = candidate.languages & self.languages or ENGLISH_ONLY
+        if self.label in GIVEN_AS_OWN and given_as_own(text, start, own_languages):
+            return True
+        if self.label == "EMAIL" and not public_host(text[start : candidate.end].rpartition("@")[2]):
             return True
         if candidate.agreed and self.label not in MATCHES_READ:
             return True

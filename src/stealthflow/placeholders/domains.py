@@ -69,11 +69,16 @@ def file_name(value: str) -> bool:
     return match is not None and match[1].lower() in _file_types()
 
 
+def public_host(host: str) -> bool:
+    """Whether `host` ends in a public suffix ("nhs.uk", "gmail.com"), not a name of a private network ("nas.local")."""
+    return bool(offline_tld()(host).fqdn)
+
+
 def email_domain(host: str) -> bool:
     """Whether `host` may be an email address's domain: a name with a public suffix, or any host name of letters,
     digits and hyphens whose last label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no
     file type."""
-    if offline_tld()(host).fqdn:
+    if public_host(host):
         return True
     domain = _PRIVATE_DOMAIN.fullmatch(host)
     return domain is not None and domain[1].lower() not in _file_types()
