@@ -285,6 +285,17 @@ SHIPPED_READERS = [
             ("Customer service: 0800 123 4567 (free from landlines).", "0800 123 4567"),
         ],
     ),
+    (
+        "EMAIL",
+        [
+            ("You can reach my sister at anjali.mehta@outlook.com about the flat.", "anjali.mehta@outlook.com"),
+            ("Send the signed lease to dave.kowalski73@gmail.com by Friday.", "dave.kowalski73@gmail.com"),
+        ],
+        [
+            ("Questions? Reply to support@bootbarnoutlet.com or call 1-888-402-7719.", "support@bootbarnoutlet.com"),
+            ("Enquiries: libraries@northdevon.gov.uk / 01271 388 607.", "libraries@northdevon.gov.uk"),
+        ],
+    ),
 ]
 
 
@@ -294,6 +305,67 @@ def test_each_shipped_english_reader_tells_a_private_persons_value_from_no_ones(
     reader = shipped(label)
     assert min(reader.read([candidate(*pair) for pair in private])) >= reader.threshold
     assert max(reader.read([candidate(*pair) for pair in no_ones])) < reader.threshold
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize(
+    ("label", "private", "no_ones"),
+    [
+        (
+            "REAL_NAME",
+            [
+                ("Gestern war ich mit Katrin Bauer im Kino, der Film war gut.", "Katrin Bauer"),
+                ("Kannst du Jonas fragen, ob er Samstag Zeit hat?", "Jonas"),
+            ],
+            [
+                ("Thomas Müller hat gestern zwei Tore geschossen.", "Thomas Müller"),
+                ("Angela Merkel war sechzehn Jahre lang Bundeskanzlerin.", "Angela Merkel"),
+            ],
+        ),
+        (
+            "ADDRESS",
+            [("Die Nachbarn wohnen jetzt in der Goethestraße 8, 80336 München.", "Goethestraße 8, 80336 München")],
+            [
+                ("Die Filiale in der Karl-Marx-Allee 90 hat samstags bis 20 Uhr geöffnet.", "Karl-Marx-Allee 90"),
+                ("Zu vermieten: 2-Zimmer-Wohnung, 58 m², ruhige Lage, 750 € warm.", "2-Zimmer-Wohnung, 58 m²"),
+            ],
+        ),
+    ],
+    ids=["REAL_NAME", "ADDRESS"],
+)
+def test_each_shipped_reader_of_the_six_languages_tells_a_private_persons_value_from_no_ones(label, private, no_ones):
+    reader = shipped(label, english=False)
+    assert min(reader.read([candidate(*pair, languages=GERMAN) for pair in private])) >= reader.threshold
+    assert max(reader.read([candidate(*pair, languages=GERMAN) for pair in no_ones])) < reader.threshold
+
+
+def test_an_email_given_as_someones_or_on_a_private_networks_host_is_kept_unread():
+    """A fake runtime (every piece 0.2, labelled as such) would drop any address it reads: one after a personal word
+    ("mail me at") or on a host with no public suffix ("nas.local", which the reader never saw in training) is kept
+    unread; an organisation's public inbox is read."""
+    runtime = FakeRuntime(0.2)
+    reader = SpanReader(runtime, 20, 0.5, ENGLISH, "EMAIL")
+    texts = [
+        ("Mail me at jo.hart@mailbox.org tonight.", "jo.hart@mailbox.org"),
+        ("Write to ops@build-01.corp about the invoice.", "ops@build-01.corp"),
+        ("Questions? Reply to support@shopnest.com.", "support@shopnest.com"),
+    ]
+    assert reader.judge_many([candidate(*pair) for pair in texts]) == [None, None, pytest.approx(0.2)]
+    assert runtime.read == 1
+    assert "or on a private network's host" in ", ".join(reader.kind.settling)
+
+
+def test_a_six_language_address_given_as_someones_in_its_language_is_kept_unread():
+    """A fake runtime (every piece 0.2, labelled as such): the six languages' address reader keeps an address after a
+    personal word of the text's language ("meine", "unsere") unread; a shop's address is read."""
+    runtime = FakeRuntime(0.2)
+    reader = SpanReader(runtime, 20, 0.5, frozenset({"de", "fr"}), "ADDRESS")
+    texts = [
+        ("Bitte schick das Paket an meine Adresse, Lindenstraße 14, 04109 Leipzig.", "Lindenstraße 14, 04109 Leipzig"),
+        ("Die Filiale in der Karl-Marx-Allee 90 hat samstags geöffnet.", "Karl-Marx-Allee 90"),
+    ]
+    assert reader.judge_many([candidate(*pair, languages=GERMAN) for pair in texts]) == [None, pytest.approx(0.2)]
+    assert runtime.read == 1
 
 
 @pytest.mark.real_model
@@ -593,6 +665,18 @@ def test_a_shops_street_address_is_left_in_clear_and_a_persons_masked():
     assert [s.type for s in detector.detect(shop) if s.type == "ADDRESS"] == []
     assert [home[s.start : s.end] for s in detector.detect(home) if s.type == "ADDRESS"] == [
         "14 Carrow Road, Norwich NR1 3HP"
+    ]
+
+
+@pytest.mark.real_model
+def test_an_organisations_inbox_is_left_in_clear_and_a_persons_masked():
+    """The shipped detector: the e-mail reader reads the email recognizer's matches in English."""
+    detector = Detector(build_recognizers(models=True))
+    shop = "Thanks for your order! Questions? Reply to support@bootbarnoutlet.com within 30 days."
+    person = "Send the signed lease to dave.kowalski73@gmail.com by Friday."
+    assert [s.type for s in detector.detect(shop) if s.type == "EMAIL"] == []
+    assert [person[s.start : s.end] for s in detector.detect(person) if s.type == "EMAIL"] == [
+        "dave.kowalski73@gmail.com"
     ]
 
 
