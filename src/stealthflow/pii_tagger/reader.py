@@ -13,7 +13,7 @@ pieces. Six labels are read:
   the `street_address` recognizer's matches: `models/pii-address-reader/` (English) and
   `models/pii-address-reader-multilingual/` (the tagger's spans only);
 - EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
-  `models/pii-employer-reader/` (English);
+  `models/pii-employer-reader/` (English) and `models/pii-employer-reader-multilingual/`;
 - PHONE: a private person's number against an organisation's line, the `phone` recognizer's matches (the tagger tags
   no phones): `models/pii-phone-reader/` (English);
 - EMAIL: a private person's e-mail address against an organisation's inbox, the `email` recognizer's matches:
@@ -64,6 +64,7 @@ READER_DIRS = (
     "pii-address-reader",
     "pii-address-reader-multilingual",
     "pii-employer-reader",
+    "pii-employer-reader-multilingual",
     "pii-phone-reader",
     "pii-email-reader",
 )
