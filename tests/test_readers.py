@@ -330,8 +330,16 @@ def test_each_shipped_english_reader_tells_a_private_persons_value_from_no_ones(
                 ("Zu vermieten: 2-Zimmer-Wohnung, 58 m², ruhige Lage, 750 € warm.", "2-Zimmer-Wohnung, 58 m²"),
             ],
         ),
+        (
+            "EMPLOYER",
+            [
+                ("Meine Schwester arbeitet seit März bei der Sparkasse Ulm in der Kreditabteilung.", "Sparkasse Ulm"),
+                ("Ich fange nächsten Monat als Pflegerin im Klinikum Augsburg an.", "Klinikum Augsburg"),
+            ],
+            [("Die Deutsche Bank hat heute ihre Quartalszahlen veröffentlicht.", "Deutsche Bank")],
+        ),
     ],
-    ids=["REAL_NAME", "ADDRESS"],
+    ids=["REAL_NAME", "ADDRESS", "EMPLOYER"],
 )
 def test_each_shipped_reader_of_the_six_languages_tells_a_private_persons_value_from_no_ones(label, private, no_ones):
     reader = shipped(label, english=False)
