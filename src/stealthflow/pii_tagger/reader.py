@@ -1,7 +1,7 @@
 """Whose a span is, read by MiniLM: the bottom layers of the packaged all-MiniLM-L6-v2 and a token head, fine-tuned
 (`stealthflow tagger reader`, pii_tagger/training/reader.py) on the spans of one label the tagger keeps in annotated
 text, each span's word pieces labelled a private person's or not. A span's score is the mean probability of its word
-pieces. Six labels are read:
+pieces. Seven labels are read:
 
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
