@@ -66,6 +66,7 @@ READER_DIRS = (
     "pii-employer-reader",
     "pii-employer-reader-multilingual",
     "pii-phone-reader",
+    "pii-phone-reader-multilingual",
     "pii-email-reader",
 )
 CARD = "reader.json"
@@ -138,6 +139,12 @@ class SpanReader:
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if self.reads_text_of(languages) else 0.0
+
+    def reads_matches_of(self, languages: frozenset[str]) -> bool:
+        """Whether it reads the pattern recognizers' matches of its label in a text that may be in any of `languages`:
+        an English reader those of every label it reads, a reader of other languages those of the labels the tagger
+        does not tag (`MATCHED`: the six languages' health and address readers read the tagger's spans only)."""
+        return self.reads_text_of(languages) and ("en" in self.languages or self.label in MATCHED)
 
     def reads_text_of(self, languages: frozenset[str]) -> bool:
         """Whether it reads a text that may be in any of `languages` (the detector's candidates)."""
@@ -223,25 +230,27 @@ def kept_by_readers(
     texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...], readings: list[Reading]
 ) -> list[list[Span]]:
     """The spans of each text (pattern recognizers' matches of labels a reader reads: detector.py) that the first of
-    `readers` of their label that reads English keeps, with its score in their reason; a span of a label no English
-    reader reads, or in a piece of its text not read as English (`readings`), is kept unread. A batch's spans of a
-    label are read at once."""
-    english: dict[str, SpanReader] = {}
-    for reader in readers:
-        if reader.reads_text_of(ENGLISH_ONLY):
-            english.setdefault(reader.label, reader)
+    `readers` of their label that reads the matches in the languages there (`reads_matches_of`, `readings`) keeps,
+    with its score in their reason; a span no reader reads is kept unread. A batch's spans of a reader are read at
+    once."""
     kept: list[list[Span]] = [[] for _ in found]
-    read: dict[str, list[tuple[int, Span]]] = {}
+    read: dict[int, list[tuple[int, Span, frozenset[str]]]] = {}
     for number, spans in enumerate(found):
         for span in spans:
-            if span.type in english and may_be_english(readings[number].at(span.start).candidates):
-                read.setdefault(span.type, []).append((number, span))
-            else:
+            languages = readings[number].at(span.start).candidates
+            chosen = next(
+                (n for n, r in enumerate(readers) if r.label == span.type and r.reads_matches_of(languages)), None
+            )
+            if chosen is None:
                 kept[number].append(span)
-    for label, at in read.items():
-        reader = english[label]
-        scores = reader.judge_many([Candidate(texts[n], s.start, s.end, 0.0, ENGLISH_ONLY, False) for n, s in at])
-        for (number, span), score in zip(at, scores, strict=True):
+            else:
+                read.setdefault(chosen, []).append((number, span, languages))
+    for chosen, at in read.items():
+        reader = readers[chosen]
+        scores = reader.judge_many(
+            [Candidate(texts[n], s.start, s.end, 0.0, languages, False) for n, s, languages in at]
+        )
+        for (number, span, _), score in zip(at, scores, strict=True):
             if score is None:
                 note = f"{reader.kind.word}: kept unscored ({', '.join(reader.kind.settling)})"
             elif score >= reader.threshold:
