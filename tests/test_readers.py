@@ -108,6 +108,35 @@ def test_a_phone_reader_reads_the_phone_recognizers_matches_in_english_only():
     )
 
 
+def test_a_reader_of_other_languages_reads_the_matches_of_the_labels_the_tagger_does_not_tag():
+    """Fake runtimes (labelled as such): the six languages' phone reader (every piece 0.2) reads the phone recognizers'
+    matches in German and drops a number below its threshold; their health reader reads the tagger's spans only, so a
+    pattern recognizer's German HEALTH match is kept unread, as the English health reader's would be read."""
+    german = frozenset({"de", "fr", "es", "it", "nl", "pt"})
+    phones = SpanReader(FakeRuntime(0.2), 20, 0.5, german, "PHONE")
+    health = SpanReader(FakeRuntime(0.2), 20, 0.5, german, "HEALTH")
+    assert phones.reads_matches_of(GERMAN) and not phones.reads_matches_of(ENGLISH)
+    assert not health.reads_matches_of(GERMAN) and health.reads_text_of(GERMAN)
+    text = "Für Termine rufen Sie bitte die Praxis unter 030 12345678 an, wir freuen uns auf Sie."
+    detector = Detector(
+        [*build_recognizers(["national_phone_de"]), PiiTaggerRecognizer(tagger=FakeTagger(), gates=(phones,))]
+    )
+    assert [s.type for s in Detector(build_recognizers(["national_phone_de"])).detect(text)] == ["PHONE"]
+    assert detector.detect(text) == []
+
+
+@pytest.mark.real_model
+def test_the_six_languages_phone_reader_leaves_a_case_number_in_clear_and_masks_a_persons_number():
+    """The shipped detector: a file number written like a phone number stays as written; a friend's mobile is masked
+    with the six languages' phone reader's score."""
+    detector = Detector(build_recognizers(models=True))
+    assert [s for s in detector.detect("Il numero della pratica è 2024-778812.") if s.type == "PHONE"] == []
+    text = "Wenn du Fragen hast, meld dich bei Jonas unter 0151 28374651."
+    [phone] = [s for s in detector.detect(text) if s.type == "PHONE"]
+    assert text[phone.start : phone.end] == "0151 28374651"
+    assert phone.reason.endswith(f"(keeps from {shipped('PHONE', english=False).threshold:.2f})")
+
+
 def test_a_phone_number_given_as_someones_is_kept_unread():
     """A fake runtime (every piece 0.2, labelled as such) would drop any number it reads: one after a personal word in
     its sentence ("me", "her") is kept unread and nothing is read for it; an organisation's line is read."""

@@ -14,16 +14,17 @@ pieces. Seven labels are read:
   `models/pii-address-reader-multilingual/` (the tagger's spans only);
 - EMPLOYER: where a private person works or studies against a chain, bank or agency named in passing:
   `models/pii-employer-reader/` (English) and `models/pii-employer-reader-multilingual/`;
-- PHONE: a private person's number against an organisation's line, the `phone` recognizer's matches (the tagger tags
-  no phones): `models/pii-phone-reader/` (English);
+- PHONE: a private person's number against an organisation's line (and, in the six languages, a number written like
+  one: a file or order number), the phone recognizers' matches (the tagger tags no phones): `models/pii-phone-reader/`
+  (English) and `models/pii-phone-reader-multilingual/`;
 - EMAIL: a private person's e-mail address against an organisation's inbox, the `email` recognizer's matches:
   `models/pii-email-reader/` (English).
 
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
-tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, an English reader,
-when the tagger runs, the pattern recognizers' matches of its label in English (`MATCHES_READ | MATCHED`:
-detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
+tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, when the tagger
+runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader, `MATCHED`
+for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
 span's own sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value
 is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
 was chosen) and reader.safetensors (the trained layers and head).
