@@ -62,6 +62,7 @@ READER_DIRS = (
     "pii-name-reader",
     "pii-name-reader-multilingual",
     "pii-finance-reader",
+    "pii-finance-reader-multilingual",
     "pii-address-reader",
     "pii-address-reader-multilingual",
     "pii-employer-reader",
