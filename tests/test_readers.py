@@ -367,8 +367,22 @@ def test_each_shipped_english_reader_tells_a_private_persons_value_from_no_ones(
             ],
             [("Die Deutsche Bank hat heute ihre Quartalszahlen veröffentlicht.", "Deutsche Bank")],
         ),
+        (
+            "FINANCE",
+            [
+                ("Ich hab noch 4.300 € Schulden bei der Bank und komm kaum über die Runden.", "4.300 € Schulden"),
+                ("Seit März bekomme ich Bürgergeld, 563 € im Monat.", "563 € im Monat"),
+            ],
+            [
+                (
+                    "Die Mieten in München sind im Schnitt um 8 % auf 22 € pro Quadratmeter gestiegen.",
+                    "22 € pro Quadratmeter",
+                ),
+                ("Siemens meldet einen Gewinn von 2,4 Milliarden Euro im Quartal.", "2,4 Milliarden Euro"),
+            ],
+        ),
     ],
-    ids=["REAL_NAME", "ADDRESS", "EMPLOYER"],
+    ids=["REAL_NAME", "ADDRESS", "EMPLOYER", "FINANCE"],
 )
 def test_each_shipped_reader_of_the_six_languages_tells_a_private_persons_value_from_no_ones(label, private, no_ones):
     reader = shipped(label, english=False)

@@ -8,7 +8,7 @@ pieces. Seven labels are read:
 - REAL_NAME: a private person named against a public figure, a character, a shop, street or school named after
   someone, or a word taken for a name: `models/pii-name-reader/` (English) and `models/pii-name-reader-multilingual/`;
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
-  `models/pii-finance-reader/` (English);
+  `models/pii-finance-reader/` (English) and `models/pii-finance-reader-multilingual/`;
 - ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station, and
   the `street_address` recognizer's matches: `models/pii-address-reader/` (English) and
   `models/pii-address-reader-multilingual/` (the tagger's spans only);
