@@ -86,7 +86,7 @@ _PAST_BUDGET = "past the word pieces it reads in one call"
 MATCHED = frozenset({"PHONE", "EMAIL"})
 # The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
 # `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
-MATCHES_READ = frozenset({"HEALTH", "ADDRESS"})
+MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
 # The labels whose value after a personal word in its sentence ("call me on", "I live at", "mail me at") is kept
 # unread (`settled`)
 GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS", "EMAIL"})
@@ -146,7 +146,7 @@ class SpanReader:
         """Whether it reads the pattern recognizers' matches of its label in a text that may be in any of `languages`:
         an English reader those of every label it reads, a reader of other languages those of the labels the tagger
         does not tag (`MATCHED`: the six languages' health and address readers read the tagger's spans only)."""
-        return self.reads_text_of(languages) and ("en" in self.languages or self.label in MATCHED)
+        return self.reads_text_of(languages) and ("en" in self.languages or self.label in MATCHED | {"REAL_NAME"})
 
     def reads_text_of(self, languages: frozenset[str]) -> bool:
         """Whether it reads a text that may be in any of `languages` (the detector's candidates)."""
