@@ -6,7 +6,8 @@ pieces. Seven labels are read:
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
 - REAL_NAME: a private person named against a public figure, a character, a shop, street or school named after
-  someone, or a word taken for a name: `models/pii-name-reader/` (English) and `models/pii-name-reader-multilingual/`;
+  someone, or a word taken for a name ("Dr. Oetker", "Santa Rosa": the `titled_name` recognizer's matches too):
+  `models/pii-name-reader/` (English) and `models/pii-name-reader-multilingual/`;
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
   `models/pii-finance-reader/` (English) and `models/pii-finance-reader-multilingual/`;
 - ADDRESS: where a private person lives against a shop's or clinic's address, a road in directions, a station, and
@@ -23,8 +24,8 @@ pieces. Seven labels are read:
 A reader reads the texts of its languages (its card's `languages`; none: English): an English one the texts read as
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
 tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, when the tagger
-runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader, `MATCHED`
-for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
+runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader,
+`READ_IN_EVERY_LANGUAGE` for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
 span's own sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value
 is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
 was chosen) and reader.safetensors (the trained layers and head).
@@ -87,6 +88,9 @@ MATCHED = frozenset({"PHONE", "EMAIL"})
 # The tagger's labels whose pattern matches the detector reads with the label's reader too (recognizers'
 # `read_by_reader`): a span of them a pattern recognizer also finds is read, as the match may be dropped.
 MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
+# The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
+# read the tagger's spans only: they were trained and judged so)
+READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME"}
 # The labels whose value after a personal word in its sentence ("call me on", "I live at", "mail me at") is kept
 # unread (`settled`)
 GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS", "EMAIL"})
@@ -144,9 +148,9 @@ class SpanReader:
 
     def reads_matches_of(self, languages: frozenset[str]) -> bool:
         """Whether it reads the pattern recognizers' matches of its label in a text that may be in any of `languages`:
-        an English reader those of every label it reads, a reader of other languages those of the labels the tagger
-        does not tag (`MATCHED`: the six languages' health and address readers read the tagger's spans only)."""
-        return self.reads_text_of(languages) and ("en" in self.languages or self.label in MATCHED | {"REAL_NAME"})
+        an English reader those of every label it reads, a reader of other languages those of
+        `READ_IN_EVERY_LANGUAGE` (the labels the tagger does not tag, and names)."""
+        return self.reads_text_of(languages) and ("en" in self.languages or self.label in READ_IN_EVERY_LANGUAGE)
 
     def reads_text_of(self, languages: frozenset[str]) -> bool:
         """Whether it reads a text that may be in any of `languages` (the detector's candidates)."""
