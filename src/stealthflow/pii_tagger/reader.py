@@ -71,6 +71,7 @@ READER_DIRS = (
     "pii-phone-reader",
     "pii-phone-reader-multilingual",
     "pii-email-reader",
+    "pii-email-reader-multilingual",
 )
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
