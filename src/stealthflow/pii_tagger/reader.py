@@ -71,7 +71,6 @@ READER_DIRS = (
     "pii-phone-reader",
     "pii-phone-reader-multilingual",
     "pii-email-reader",
-    "pii-email-reader-multilingual",
 )
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
