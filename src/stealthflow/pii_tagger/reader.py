@@ -25,9 +25,9 @@ A reader reads the texts of its languages (its card's `languages`; none: English
 English, a multilingual one the texts routed to the multilingual student (de, fr, es, it, nl, pt). It gates the
 tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, when the tagger
 runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader,
-`READ_IN_EVERY_LANGUAGE` for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped. Like the context model (context_model.py) it reads the
-span's own sentence only (`local_piece`), so nothing elsewhere in a message can decide whether the writer's own value
-is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
+`READ_IN_EVERY_LANGUAGE` for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped.
+Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
+elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
 was chosen) and reader.safetensors (the trained layers and head).
 """
 
@@ -90,7 +90,7 @@ MATCHED = frozenset({"PHONE", "EMAIL"})
 MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
 # Of them, those whose tagger span that a pattern recognizer also finds is read too (`settled`); a name such a match
 # holds is masked by the match whatever a reading of the tagger's span says, so it is not read (the English tagger's
-# CPU 1.16x -> 1.00x on 1 KB messages, the same spans: benchmarks/results/pii_name_readers_titled_names.md)
+# CPU 1.16x -> 0.97x on 1 KB messages, the same spans: benchmarks/results/pii_name_readers_titled_names.md)
 AGREED_READ = frozenset({"HEALTH", "ADDRESS"})
 # The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
 # read the tagger's spans only: they were trained and judged so)
