@@ -94,7 +94,7 @@ MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
 AGREED_READ = frozenset({"HEALTH", "ADDRESS"})
 # The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
 # read the tagger's spans only: they were trained and judged so)
-READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME"}
+READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME", "ADDRESS"}
 # The labels whose value after a personal word in its sentence ("call me on", "I live at", "mail me at") is kept
 # unread (`settled`)
 GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS", "EMAIL"})
