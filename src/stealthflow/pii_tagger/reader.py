@@ -237,7 +237,11 @@ def shipped_readers() -> tuple[SpanReader, ...]:
 
 
 def kept_by_readers(
-    texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...], readings: list[Reading]
+    texts: list[str],
+    found: list[list[Span]],
+    readers: tuple[SpanReader, ...],
+    readings: list[Reading],
+    languages_of: dict[str, frozenset[str] | None] | None = None,
 ) -> list[list[Span]]:
     """The spans of each text (pattern recognizers' matches of labels a reader reads: detector.py) that the first of
     `readers` of their label that reads the matches in the languages there (`reads_matches_of`, `readings`) keeps,
@@ -248,6 +252,8 @@ def kept_by_readers(
     for number, spans in enumerate(found):
         for span in spans:
             languages = readings[number].at(span.start).candidates
+            own = (languages_of or {}).get(span.source)
+            languages = languages & own or languages if own else languages  # a language's recognizer: its language
             chosen = next(
                 (n for n, r in enumerate(readers) if r.label == span.type and r.reads_matches_of(languages)), None
             )
