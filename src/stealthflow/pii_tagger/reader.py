@@ -94,7 +94,7 @@ MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
 AGREED_READ = frozenset({"HEALTH", "ADDRESS"})
 # The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
 # read the tagger's spans only: they were trained and judged so)
-READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME", "ADDRESS"}
+READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME"}
 # The labels whose value after a personal word in its sentence ("call me on", "I live at", "mail me at") is kept
 # unread (`settled`)
 GIVEN_AS_OWN = frozenset({"PHONE", "ADDRESS", "EMAIL"})
@@ -237,11 +237,7 @@ def shipped_readers() -> tuple[SpanReader, ...]:
 
 
 def kept_by_readers(
-    texts: list[str],
-    found: list[list[Span]],
-    readers: tuple[SpanReader, ...],
-    readings: list[Reading],
-    languages_of: dict[str, frozenset[str] | None] | None = None,
+    texts: list[str], found: list[list[Span]], readers: tuple[SpanReader, ...], readings: list[Reading]
 ) -> list[list[Span]]:
     """The spans of each text (pattern recognizers' matches of labels a reader reads: detector.py) that the first of
     `readers` of their label that reads the matches in the languages there (`reads_matches_of`, `readings`) keeps,
@@ -252,8 +248,6 @@ def kept_by_readers(
     for number, spans in enumerate(found):
         for span in spans:
             languages = readings[number].at(span.start).candidates
-            own = (languages_of or {}).get(span.source)
-            languages = languages & own or languages if own else languages  # a language's recognizer: its language
             chosen = next(
                 (n for n, r in enumerate(readers) if r.label == span.type and r.reads_matches_of(languages)), None
             )

@@ -198,10 +198,10 @@ class Detector:
         pii_tagger/reader.py's `MATCHES_READ | MATCHED`) that the tagger's reader of their label (`match_readers`)
         reads as no private person's, as it reads the tagger's spans: run with the tagger only, so a detector without
         models stays without them. Before the tagger's pass: a dropped match settles nothing."""
-        gated = {recognizer.name: recognizer.languages for recognizer in self.recognizers if recognizer.read_by_reader}
+        gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_reader}
         readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
         matches = [[s for s in spans if s.source in gated] for spans in found]
-        read = kept_by_readers(texts, matches, readers, readings, gated)
+        read = kept_by_readers(texts, matches, readers, readings)
         return [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
 
     @staticmethod

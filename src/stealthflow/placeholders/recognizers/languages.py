@@ -534,7 +534,6 @@ class StreetAddressRecognizer(LanguageRecognizer):
     (`lowercase`: "via roma 12, 10121 torino", "hauptstraße 5")."""
 
     name, type = "street_address", "ADDRESS"
-    read_by_reader = "ADDRESS"  # with the tagger, the six languages' address reader leaves a shop's in clear
 
     def expression(self) -> str:
         return self._address(capitalised=True)
