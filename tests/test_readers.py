@@ -137,6 +137,22 @@ def test_the_six_languages_phone_reader_leaves_a_case_number_in_clear_and_masks_
     assert phone.reason.endswith(f"(keeps from {shipped('PHONE', english=False).threshold:.2f})")
 
 
+def test_the_name_readers_read_the_titled_name_recognizers_matches():
+    """A fake runtime (every piece 0.2, labelled as such): with the tagger, a titled name below the name reader's
+    threshold is not masked, in English and in German; without the tagger it is masked unread. The shipped detector
+    keeps a private person's titled name with the English name reader's score."""
+    for languages, text in (
+        (ENGLISH, "I saw Dr. Patel about my knee yesterday."),
+        (GERMAN, "Termin bei Dr. Schneider."),
+    ):
+        names = SpanReader(FakeRuntime(0.2), 20, 0.5, languages, "REAL_NAME")
+        tagger = PiiTaggerRecognizer(tagger=FakeTagger(), gates=(names,))
+        assert Detector([*build_recognizers(["titled_name"]), tagger]).detect(text) == []
+        assert [s.type for s in Detector(build_recognizers(["titled_name"])).detect(text)] == ["REAL_NAME"]
+    [patel] = Detector(build_recognizers(models=True)).detect("I saw Dr. Patel about my knee yesterday.")
+    assert patel.source == "titled_name" and f"(keeps from {shipped('REAL_NAME').threshold:.2f})" in patel.reason
+
+
 def test_a_phone_number_given_as_someones_is_kept_unread():
     """A fake runtime (every piece 0.2, labelled as such) would drop any number it reads: one after a personal word in
     its sentence ("me", "her") is kept unread and nothing is read for it; an organisation's line is read."""
