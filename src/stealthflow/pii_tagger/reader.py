@@ -6,7 +6,7 @@ pieces. Seven labels are read:
 - HEALTH: a private person's health ("my son's asthma", "I was diagnosed with") against health talk in general
   (advice, questions, statistics): `models/pii-health-reader/` and `models/pii-health-reader-multilingual/`;
 - REAL_NAME: a private person named against a public figure, a character, a shop, street or school named after
-  someone, or a word taken for a name ("Dr. Oetker", "Santa Rosa": the `titled_name` recognizer's matches too):
+  someone, or a word taken for a name (the `titled_name` recognizer's matches too: "Dr. Patel", "Mr Whippy"):
   `models/pii-name-reader/` (English) and `models/pii-name-reader-multilingual/`;
 - FINANCE: a private person's money (a salary, a debt, arrears) against a price or money talk in general:
   `models/pii-finance-reader/` (English) and `models/pii-finance-reader-multilingual/`;

@@ -154,7 +154,7 @@ class TitledNameRecognizer(ContextRecognizer):
     ("Mr O'Connor", "Mme D'Amico", from a reviewer's texts): no span of the recognizer changes on pii-heldout-c..m."""
 
     name, type = "titled_name", "REAL_NAME"
-    read_by_reader = "REAL_NAME"  # with the tagger, the name readers leave "Dr. Oetker", "Santa Rosa" in clear
+    read_by_reader = "REAL_NAME"  # with the tagger, the name readers read it as they read the tagger's names
     languages = None
     # It scans the whole text: behind a look at a title's first letters (`skipping`), 0.084 -> 0.046 CPU ms per KB on
     # benchmarks/tagger_threads.py's 1 KB texts, the same matches.
