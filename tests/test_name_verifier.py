@@ -144,14 +144,10 @@ def test_the_shipped_verifier_scores_in_range():
 
 
 @pytest.mark.real_model
-@pytest.mark.xfail(
-    strict=True,
-    reason="the t47b student (fine-tuned on real passages) tags Joy and Faith again: the name verifier keeps Faith at "
-    "0.45 (from 0.42), the name candidate judge Joy at 0.37 (from 0.36); benchmarks/results/pii_batch_t47.md",
-)
 def test_the_shipped_tagger_and_verifier_leave_otters_named_for_virtues():
     """End to end (the shipped students and verifier): "Joy" and "Faith" (pii-heldout-p, a text without personal data)
-    were masked as names before the verifier."""
+    were masked as names before the verifier; the t47b student tagged them again (benchmarks/results/pii_batch_t47.md)
+    until the name candidate judge kept names from 0.5 (pii_name_candidates_threshold.md)."""
     otters = "Hope, Joy and Faith are the names of the three new otters at Chester Zoo 🦦 I am not ok"
     assert Detector(build_recognizers(models=True)).detect(otters) == []
 
