@@ -7,18 +7,20 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
+from stealthflow.data import DataError
 from stealthflow.pii_tagger import reader as span_reader
 from stealthflow.pii_tagger.candidate import Candidate
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.reader import MATCHED, MATCHES_READ, SpanReader, read_reader, shipped_readers
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
-from stealthflow.pii_tagger.training.reader import ReaderRecipe, reader_examples, train_reader
+from stealthflow.pii_tagger.training.reader import ReaderRecipe, load_reader_recipe, reader_examples, train_reader
 from stealthflow.placeholders import detector as detector_module
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import read, shared_guesser
@@ -671,6 +673,30 @@ def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
     result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe)])
     assert result.exit_code != 0
     assert "recipe.yaml: out: Field required" in result.output
+
+
+def test_a_recipe_takes_its_bases_fields_under_its_own(tmp_path, monkeypatch):
+    """A recipe naming a `base` has the base's fields, its own over them; the shipped six-language readers share one
+    (recipes' paths are from the repository's root)."""
+    base = tmp_path / "base.yaml"
+    base.write_text("languages: [de, fr]\nepochs: 2\nthreshold: 0.4\n", encoding="utf-8")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(f"base: {base}\nlabel: PHONE\nout: {tmp_path / 'out'}\nthreshold: 0.1\n", encoding="utf-8")
+    loaded = load_reader_recipe(recipe)
+    assert (loaded.label, loaded.languages, loaded.epochs, loaded.threshold) == ("PHONE", ["de", "fr"], 2.0, 0.1)
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    phones = load_reader_recipe(Path("training/pii-phone-reader-multilingual.yaml"))
+    assert phones.languages == ["de", "fr", "es", "it", "nl", "pt"] and len(phones.annotated) == 45
+
+
+def test_a_missing_or_circular_base_is_named_and_trains_nothing(tmp_path):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(f"base: {tmp_path / 'nowhere.yaml'}\nout: {tmp_path / 'out'}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe)])
+    assert result.exit_code == 2 and "nowhere.yaml" in result.output and not (tmp_path / "out").exists()
+    recipe.write_text(f"base: {recipe}\nout: {tmp_path / 'out'}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="leads back to itself"):
+        load_reader_recipe(recipe)
 
 
 @pytest.mark.real_model

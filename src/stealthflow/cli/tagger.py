@@ -58,7 +58,8 @@ def _run_recipe(recipe: Path, overrides: list[str] | None, load, run, before=Non
     from stealthflow.pii_tagger.training.runs import metrics_table
 
     try:
-        resolved = load(recipe, recipe_overrides(overrides))
+        with user_errors():
+            resolved = load(recipe, recipe_overrides(overrides))
     except ValidationError as exc:
         fail(f"{recipe}: {describe_validation_error(exc)}")
     if before:

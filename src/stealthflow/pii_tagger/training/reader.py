@@ -52,8 +52,21 @@ class ReaderRecipe(BaseModel):
 
 
 def load_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> ReaderRecipe:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return ReaderRecipe.model_validate(raw | (overrides or {}))
+    return ReaderRecipe.model_validate(_recipe_fields(path) | (overrides or {}))
+
+
+def _recipe_fields(path: Path, seen: tuple[Path, ...] = ()) -> dict:
+    """A recipe file's fields over those of the file its `base` names (a path from the repository's root, as the
+    recipes' other paths), so readers of the same sets and schedule name them once
+    (training/pii-reader-multilingual-base.yaml)."""
+    if path in seen:
+        raise DataError(f"{path}: its `base` leads back to itself")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise DataError(f"{seen[-1] if seen else path}: {exc}") from exc
+    base = raw.pop("base", None)
+    return raw if base is None else _recipe_fields(Path(base), (*seen, path)) | raw
 
 
 def _read_lines(path: Path) -> list[dict]:
