@@ -27,8 +27,9 @@ tagger's spans of its label there after the label's verifier, if it has one (rec
 runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader,
 `READ_IN_EVERY_LANGUAGE` for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped.
 Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
-elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the label, the layers, the window, the languages, the threshold and how it
-was chosen) and reader.safetensors (the trained layers and head).
+elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
+label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the
+trained layers and head).
 """
 
 from __future__ import annotations
