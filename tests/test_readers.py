@@ -158,7 +158,11 @@ def test_an_address_given_as_someones_is_kept_unread_and_a_phone_number_is_read(
     private person's number after "me" by the English phone reader's score and leaves a garage's line in clear."""
     runtime = FakeRuntime(0.2)
     emails = SpanReader(runtime, 20, 0.5, ENGLISH, "EMAIL")
-    texts = ["Mail me at jo.ward@gmail.com after six.", "Her inbox is jo.ward@gmail.com.", "Write to jo.ward@gmail.com."]
+    texts = [
+        "Mail me at jo.ward@gmail.com after six.",
+        "Her inbox is jo.ward@gmail.com.",
+        "Write to jo.ward@gmail.com.",
+    ]
     scores = emails.judge_many([candidate(t, "jo.ward@gmail.com") for t in texts])
     assert scores == [None, None, pytest.approx(0.2)]
     assert runtime.read == 1
