@@ -1,8 +1,9 @@
-"""What the validate.py of the held-back sets written apart share: for the English ones (pii-heldout-zx, -aa, -ab,
--ac, -ad) the brief's registers and types (defined once, in pii-heldout-zv/validate.py) and the checksums of their
-numbers (each set's writer wrote them apart; merged here), each of a number's digits, or of the value as written where
-named `value`; for the six-language ones written in three parts (pii-heldout-zw, -ae, -ag, -aj, -am, -an, -ao, -aq, -as, -au, -av, -az), zv's checks run on each
-part (`check_language_parts`): `python benchmarks/data/heldout_checks.py ae` prints "errors: N".
+"""What the validate.py of the held-back sets written apart share: for the English ones (pii-heldout-zx, -aa, -ab, -ac,
+-ad) the brief's registers and types (defined once, in pii-heldout-zv/validate.py) and the checksums of their numbers
+(each set's writer wrote them apart; merged here), each of a number's digits, or of the value as written where named
+`value`; for the six-language ones written in three parts (pii-heldout-zw, -ae, -ag, -aj, -am, -an, -ao, -aq, -as, -au,
+-av, -az), zv's checks run on each part (`check_language_parts`): `python benchmarks/data/heldout_checks.py ae` prints
+"errors: N".
 """
 
 from __future__ import annotations
