@@ -96,11 +96,12 @@ AGREED_READ = frozenset({"HEALTH", "ADDRESS"})
 # The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
 # read the tagger's spans only: they were trained and judged so)
 READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME"}
-# The labels whose value after a personal word in its sentence ("I live at", "mail me at") is kept unread (`settled`).
-# Not phone numbers: organisations speak of their own line with the same words ("ring us on", "our customer care
-# line"); read, English texts without personal data flagged fall 167 -> 159 of 1 020 in development
-# (benchmarks/results/pii_phone_reader_org_lines.md)
-GIVEN_AS_OWN = frozenset({"ADDRESS", "EMAIL"})
+# The labels whose value after a personal word in its sentence ("I live at", "mail me at") is kept unread (`settled`),
+# and the words (data/languages/*.yaml). A phone number only after the writer's own ("call me on"): organisations speak
+# of their line with the others ("ring us on", "our customer care line"; read, English development texts without
+# personal data flagged 167 -> 159 of 1 020: benchmarks/results/pii_phone_reader_org_lines.md), and a reading of
+# every "call me on" cost the proxy 1.7x (benchmarks/results/pii_phone_writer_words.md)
+GIVEN_AS_OWN = {"ADDRESS": "personal_words", "EMAIL": "personal_words", "PHONE": "writer_words"}
 
 
 @dataclass(frozen=True)
@@ -135,14 +136,14 @@ class SpanReader:
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
         reading says (but `AGREED_READ`: the reader reads those spans as well, detector.py); a name the writer
-        introduces or greets ("my name is", "my sister", "Hi X,") and an address or e-mail address given as someone's
-        ("mail me at", "ich wohne in der": a personal word of the reader's languages) are a private person's without a
-        reading (the readers' CPU on messages full of contact details); so is an e-mail
+        introduces or greets ("my name is", "my sister", "Hi X,"), an address or e-mail address given as someone's
+        ("mail me at", "ich wohne in der": a personal word of the reader's languages) and a phone number given as the
+        writer's ("call me on", "ruf mich an") are a private person's without a reading (the readers' CPU on messages full of contact details); so is an e-mail
         address on a host of a private network ("ops@build-01.corp"), which the e-mail reader never saw in training
         (it learnt organisations' public inboxes)."""
         text, start = candidate.text, candidate.start
         own_languages = candidate.languages & self.languages or ENGLISH_ONLY
-        if self.label in GIVEN_AS_OWN and given_as_own(text, start, own_languages):
+        if self.label in GIVEN_AS_OWN and given_as_own(text, start, own_languages, GIVEN_AS_OWN[self.label]):
             return True
         if self.label == "EMAIL" and not public_host(text[start : candidate.end].rpartition("@")[2]):
             return True

@@ -85,6 +85,7 @@ _READ_ELSEWHERE = (
     "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
     "condition_abbreviations",
     "personal_words",
+    "writer_words",  # by the readers (pii_tagger/verifier.py `given_as_own`)
     "name_introductions",  # by `named_explicitly`
     "name_labels",  # by `LabelledNameRecognizer` (`listed`), and with these two by tables.py
     "address_labels",
