@@ -138,9 +138,9 @@ class SpanReader:
         reading says (but `AGREED_READ`: the reader reads those spans as well, detector.py); a name the writer
         introduces or greets ("my name is", "my sister", "Hi X,"), an address or e-mail address given as someone's
         ("mail me at", "ich wohne in der": a personal word of the reader's languages) and a phone number given as the
-        writer's ("call me on", "ruf mich an") are a private person's without a reading (the readers' CPU on messages full of contact details); so is an e-mail
-        address on a host of a private network ("ops@build-01.corp"), which the e-mail reader never saw in training
-        (it learnt organisations' public inboxes)."""
+        writer's ("call me on", "ruf mich an") are a private person's without a reading (the readers' CPU on messages
+        full of contact details); so is an e-mail address on a host of a private network ("ops@build-01.corp"), which
+        the e-mail reader never saw in training (it learnt organisations' public inboxes)."""
         text, start = candidate.text, candidate.start
         own_languages = candidate.languages & self.languages or ENGLISH_ONLY
         if self.label in GIVEN_AS_OWN and given_as_own(text, start, own_languages, GIVEN_AS_OWN[self.label]):
