@@ -751,8 +751,8 @@ def main() -> None:
         f"{deterministic['distractor_clean_rate']:.3f} (target >= 0.95)\n"
         f"per 1 KB on one core (median CPU / wall ms; load average {lat['load_average']:.1f}): detect+placeholder "
         f"{lat['protect_cpu_ms_per_kb']['median']:.2f} / {lat['protect_wall_ms_per_kb']['median']:.2f} (target <= 5), "
-        f"restore {lat['restore_cpu_ms_per_kb']['median']:.3f} / {lat['restore_wall_ms_per_kb']['median']:.3f} (target <= 1); "
-        f"{lat['restored_exactly']} of {lat['messages']} restored exactly"
+        f"restore {lat['restore_cpu_ms_per_kb']['median']:.3f} / {lat['restore_wall_ms_per_kb']['median']:.3f} "
+        f"(target <= 1); {lat['restored_exactly']} of {lat['messages']} restored exactly"
     )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "pii_detection.json").write_text(json.dumps(results, indent=2, default=float))
