@@ -143,7 +143,7 @@ class SpanReader:
         the e-mail reader never saw in training (it learnt organisations' public inboxes)."""
         text, start = candidate.text, candidate.start
         own_languages = candidate.languages & self.languages or ENGLISH_ONLY
-        if self.label in GIVEN_AS_OWN and given_as_own(text, start, own_languages, GIVEN_AS_OWN[self.label]):
+        if (words := GIVEN_AS_OWN.get(self.label)) and given_as_own(text, start, own_languages, words):
             return True
         if self.label == "EMAIL" and not public_host(text[start : candidate.end].rpartition("@")[2]):
             return True

@@ -153,8 +153,7 @@ def given_as_own(
     "ich", "mein", "uns"; or the list `words` names) before the value at text[start:] in its sentence ("Call me on", "my
     cell is", "ich wohne in der"): the writer gives it as theirs or a person's they know."""
     before = text[sentence_start(text, start) : start].casefold()
-    listed = frozenset().union(*(_language_words(code, words) for code in _codes(languages)))
-    return not listed.isdisjoint(_WORD.findall(before))
+    return not _personal_words(_codes(languages), words).isdisjoint(_WORD.findall(before))
 
 
 def greeted_name(text: str, start: int, end: int) -> bool:
@@ -178,8 +177,9 @@ def _function_word_of(word: str, codes: set[str]) -> bool:
     return function_word(word) or any(word in _language_words(code, "function_words") for code in codes)
 
 
-def _personal_words(codes: set[str]) -> frozenset[str]:
-    return frozenset().union(*(_language_words(code, "personal_words") for code in codes))
+def _personal_words(codes: set[str], key: str = "personal_words") -> frozenset[str]:
+    """The words of the list `key` of the languages `codes` (data/languages/*.yaml)."""
+    return frozenset().union(*(_language_words(code, key) for code in codes))
 
 
 @cache
