@@ -93,9 +93,10 @@ MATCHES_READ = frozenset({"HEALTH", "ADDRESS", "REAL_NAME"})
 # holds is masked by the match whatever a reading of the tagger's span says, so it is not read (the English tagger's
 # CPU 1.16x -> 0.97x on 1 KB messages, the same spans: benchmarks/results/pii_name_readers_titled_names.md)
 AGREED_READ = frozenset({"HEALTH", "ADDRESS"})
-# The labels whose pattern matches a reader of other languages reads too (the six languages' health and address readers
-# read the tagger's spans only: they were trained and judged so)
-READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME"}
+# The labels whose pattern matches a reader of other languages reads too (the six languages' health reader reads the
+# tagger's spans only: it was trained and judged so; their address reader reads the street-address matches, sample
+# addresses of forms among them: benchmarks/results/pii_address_reader_languages_mentions.md)
+READ_IN_EVERY_LANGUAGE = MATCHED | {"REAL_NAME", "ADDRESS"}
 # The labels whose value after a personal word in its sentence ("I live at", "mail me at") is kept unread (`settled`),
 # and the words (data/languages/*.yaml). A phone number only after the writer's own ("call me on"): organisations speak
 # of their line with the others ("ring us on", "our customer care line"; read, English development texts without
