@@ -535,7 +535,7 @@ class StreetAddressRecognizer(LanguageRecognizer):
     (`lowercase`: "via roma 12, 10121 torino", "hauptstraße 5")."""
 
     name, type = "street_address", "ADDRESS"
-    read_by_reader = "ADDRESS"  # with the tagger, the language's address reader leaves a sample or shop's address in clear
+    read_by_reader = "ADDRESS"  # with the tagger, the address reader leaves a sample or a shop's address in clear
 
     def expression(self) -> str:
         return self._address(capitalised=True)
