@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
 """Validate pii_registers_bh.jsonl (hand-written PII test set, addresses abroad)."""
+
 import json
 import sys
 from collections import Counter
 
 PATH = "pii_registers_bh.jsonl"
 TYPES = {"REAL_NAME", "ADDRESS", "PHONE", "EMAIL", "HEALTH", "FINANCE", "EMPLOYER"}
-REGISTERS = {"chat", "forum", "email", "review", "social", "notice", "ticket",
-             "voice_message", "letter", "diary", "request"}
+REGISTERS = {
+    "chat",
+    "forum",
+    "email",
+    "review",
+    "social",
+    "notice",
+    "ticket",
+    "voice_message",
+    "letter",
+    "diary",
+    "request",
+}
 
 errors = []
 n_with = n_without = 0
@@ -81,7 +93,7 @@ if n_without != 60:
 
 print(f"texts: {total}  with PII: {n_with}  without PII: {n_without}")
 if words:
-    print(f"words per text: min {min(words)}  max {max(words)}  mean {sum(words)/len(words):.1f}")
+    print(f"words per text: min {min(words)}  max {max(words)}  mean {sum(words) / len(words):.1f}")
 print()
 print(f"{'type':<10} {'values':>7} {'texts':>6}")
 for t in sorted(TYPES):
