@@ -152,11 +152,11 @@ def test_the_name_readers_read_the_titled_name_recognizers_matches():
 
 
 def test_a_value_given_as_someones_is_kept_unread_and_an_organisations_line_is_read():
-    """A fake runtime (every piece 0.2, labelled as such) would drop any value it reads: an e-mail address or phone
-    number after the writer's own word in its sentence ("mail me at", "call me on", "ruf mich an": `writer_words`) is
-    kept unread and nothing is read for it; one after another personal word ("her", "us", "our") is read
-    (organisations speak so of their inbox and line). The shipped detector masks a private person's number after "me"
-    and leaves a garage's line in clear."""
+    """A fake runtime (every piece 0.2, labelled as such) would drop any value it reads: an e-mail address after a
+    personal word in its sentence ("me", "her") is kept unread and nothing is read for it; so is a phone number after
+    the writer's own word ("call me on", "ruf mich an": `writer_words`), but one after "us" or "our" is read
+    (organisations speak so of their line). The shipped detector masks a private person's number after "me" and leaves
+    a garage's line in clear."""
     runtime = FakeRuntime(0.2)
     emails = SpanReader(runtime, 20, 0.5, ENGLISH, "EMAIL")
     texts = [
@@ -165,8 +165,8 @@ def test_a_value_given_as_someones_is_kept_unread_and_an_organisations_line_is_r
         "Write to jo.ward@gmail.com.",
     ]
     scores = emails.judge_many([candidate(t, "jo.ward@gmail.com") for t in texts])
-    assert scores == [None, pytest.approx(0.2), pytest.approx(0.2)]
-    assert runtime.read == 2
+    assert scores == [None, None, pytest.approx(0.2)]
+    assert runtime.read == 1
     assert "or given as someone's" in ", ".join(emails.kind.settling)
     phones = SpanReader(FakeRuntime(0.2), 20, 0.5, ENGLISH, "PHONE")
     texts = ["Call me on 07700 900123 after six.", "My mobile is 07700 900124.", "Ring us on 01632 960555 to book."]
@@ -430,41 +430,32 @@ def test_each_shipped_reader_of_the_six_languages_tells_a_private_persons_value_
 
 
 def test_an_email_given_as_someones_or_on_a_private_networks_host_is_kept_unread():
-    """A fake runtime (every piece 0.2, labelled as such) would drop any address it reads: one after the writer's own
-    word ("mail me at") or on a host with no public suffix ("nas.local", which the reader never saw in training) is kept
-    unread; an organisation's public inbox is read, also when it speaks of it as its own ("email our team at")."""
+    """A fake runtime (every piece 0.2, labelled as such) would drop any address it reads: one after a personal word
+    ("mail me at") or on a host with no public suffix ("nas.local", which the reader never saw in training) is kept
+    unread; an organisation's public inbox is read."""
     runtime = FakeRuntime(0.2)
     reader = SpanReader(runtime, 20, 0.5, ENGLISH, "EMAIL")
     texts = [
         ("Mail me at jo.hart@mailbox.org tonight.", "jo.hart@mailbox.org"),
         ("Write to ops@build-01.corp about the invoice.", "ops@build-01.corp"),
         ("Questions? Reply to support@shopnest.com.", "support@shopnest.com"),
-        ("Questions? Email our team at hello@shopnest.com.", "hello@shopnest.com"),
     ]
-    assert reader.judge_many([candidate(*pair) for pair in texts]) == [
-        None,
-        None,
-        pytest.approx(0.2),
-        pytest.approx(0.2),
-    ]
-    assert runtime.read == 2
+    assert reader.judge_many([candidate(*pair) for pair in texts]) == [None, None, pytest.approx(0.2)]
+    assert runtime.read == 1
     assert "or on a private network's host" in ", ".join(reader.kind.settling)
 
 
 def test_a_six_language_address_given_as_someones_in_its_language_is_kept_unread():
-    """A fake runtime (every piece 0.2, labelled as such): the six languages' address reader keeps an address after the
-    writer's own word in the text's language ("meine") unread; a shop's address is read, also when the shop speaks of
-    it as its own ("unsere Filiale")."""
+    """A fake runtime (every piece 0.2, labelled as such): the six languages' address reader keeps an address after a
+    personal word of the text's language ("meine", "unsere") unread; a shop's address is read."""
     runtime = FakeRuntime(0.2)
     reader = SpanReader(runtime, 20, 0.5, frozenset({"de", "fr"}), "ADDRESS")
     texts = [
         ("Bitte schick das Paket an meine Adresse, Lindenstraße 14, 04109 Leipzig.", "Lindenstraße 14, 04109 Leipzig"),
         ("Die Filiale in der Karl-Marx-Allee 90 hat samstags geöffnet.", "Karl-Marx-Allee 90"),
-        ("Unsere Filiale in der Hauptstraße 5 hat samstags geöffnet.", "Hauptstraße 5"),
     ]
-    found = reader.judge_many([candidate(*pair, languages=GERMAN) for pair in texts])
-    assert found == [None, pytest.approx(0.2), pytest.approx(0.2)]
-    assert runtime.read == 2
+    assert reader.judge_many([candidate(*pair, languages=GERMAN) for pair in texts]) == [None, pytest.approx(0.2)]
+    assert runtime.read == 1
 
 
 @pytest.mark.real_model
