@@ -146,12 +146,10 @@ def introduced(text: str, start: int) -> bool:
     return introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
 
 
-def given_as_own(
-    text: str, start: int, languages: frozenset[str] = frozenset({ENGLISH}), words: str = "personal_words"
-) -> bool:
-    """A personal word of the text's `languages` (`personal_words` of data/languages/*.yaml: "me", "my", "our", "her";
-    "ich", "mein", "uns"; or the list `words` names) before the value at text[start:] in its sentence ("Call me on", "my
-    cell is", "ich wohne in der"): the writer gives it as theirs or a person's they know."""
+def given_as_own(text: str, start: int, languages: frozenset[str], words: str) -> bool:
+    """A word of the list `words` of the text's `languages` (data/languages/*.yaml: `personal_words`, "me", "my", "our",
+    "her", "ich", "uns"; `writer_words`, "me", "my", "ich") before the value at text[start:] in its sentence ("Call me
+    on", "my cell is", "ich wohne in der"): the writer gives it as theirs or a person's they know."""
     before = text[sentence_start(text, start) : start].casefold()
     return not _personal_words(_codes(languages), words).isdisjoint(_WORD.findall(before))
 
