@@ -717,6 +717,26 @@ def test_a_name_readers_examples_are_the_taggers_names_labelled_by_the_annotatio
         ReaderRecipe(label="URL", out=tmp_path / "r")
 
 
+def test_with_matches_the_readers_examples_hold_the_pattern_matches_it_reads(tmp_path, monkeypatch):
+    """A fake tagger (labelled as such: "Dana" a REAL_NAME span) and fake matches (a fake sign-off recognizer's
+    "Customer Care"): with the recipe's `matches` both are examples, each labelled by the annotation, a span both
+    find once; without it the tagger's alone."""
+    from stealthflow.pii_tagger.training import reader as training
+
+    text = "Dana, thanks.\n\nKind regards, Customer Care"
+    monkeypatch.setattr(training, "_tagger_spans", lambda texts, label: [[(0, 4)] for _ in texts])
+    monkeypatch.setattr(training, "_matches", lambda texts, label: [[(0, 4), (29, 42)] for _ in texts])
+    path = tmp_path / "annotated.jsonl"
+    path.write_text(json.dumps({"text": text, "pii": [{"value": "Dana", "type": "REAL_NAME"}]}) + "\n", encoding="utf-8")
+
+    def read(matches):
+        examples = reader_examples([path], [], label="REAL_NAME", matches=matches)
+        return [(e["text"][e["start"] : e["end"]], e["personal"]) for e in examples]
+
+    assert read(False) == [("Dana", 1)]
+    assert read(True) == [("Dana", 1), ("Customer Care", 0)]
+
+
 def test_the_command_names_a_bad_recipe_and_trains_nothing(tmp_path):
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text("mentions: [x.jsonl]\n", encoding="utf-8")

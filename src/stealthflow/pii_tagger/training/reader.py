@@ -7,7 +7,9 @@ Its examples are spans of the recipe's `label` in their sentence, each labelled 
   `languages`), labelled as that benchmark scores them: 1 when the span overlaps an annotated value;
 - written mentions ({"text", "lang", "mentions": [{"value", "personal"}]}; no "lang": English; the rows of the
   recipe's `languages`): every occurrence of each mention, labelled by its `personal`, and the tagger's spans of the
-  label there, 1 when they overlap a personal mention.
+  label there, 1 when they overlap a personal mention;
+- with the recipe's `matches`, in both, the matches of the pattern recognizers its reader reads at run time
+  (`read_by_reader`: a name after "this is" or a sign-off, a titled name), labelled as the tagger's spans.
 MiniLM's top layers and a two-way token head are fine-tuned on the word pieces of each span (the others are not
 scored), on a random `validation_share` of the texts held out, whose ROC AUC (the reader's against the shipped context
 model's of the label, if one is shipped) the card reports.
@@ -37,6 +39,9 @@ class ReaderRecipe(BaseModel):
     label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER", "PHONE", "EMAIL"] = "HEALTH"
     annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
     mentions: list[Path] = []  # written mentions labelled personal or not (each row's "lang", default English)
+    # the pattern recognizers' matches its reader reads at run time (`read_by_reader`) are examples too, not only the
+    # tagger's spans (PHONE, EMAIL: the matches alone, always)
+    matches: bool = False
     languages: list[str] = ["en"]  # the annotated rows read; the reader reads these languages' texts (reader.py)
     out: Path
     layers: int = Field(6, ge=1, le=6)  # MiniLM's bottom N layers are run: fewer is faster per span
@@ -97,35 +102,53 @@ def _marks(row: dict) -> list[tuple[int, int, int]]:
 
 def _tagger_spans(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
     """The spans of `label` the routed tagger keeps in each text with its verifiers and no gate; for a label the tagger
-    does not tag (PHONE, EMAIL), the matches of the pattern recognizers read by its reader (`read_by_reader`)."""
+    does not tag (PHONE, EMAIL), the matches of the pattern recognizers read by its reader (`_matches`)."""
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.pii_tagger.verifier import shipped_verifiers
 
     if label in MATCHED:
-        from stealthflow.placeholders.recognizers import build_recognizers
-
-        found = [r.find_many(texts) for r in build_recognizers() if r.read_by_reader == label]
-        return [[(s.start, s.end) for spans in matches for s in spans] for matches in zip(*found, strict=True)]
+        return _matches(texts, label)
     recognizer = PiiTaggerRecognizer(verifiers=shipped_verifiers(), gates=())
     return [[(s.start, s.end) for s in found if s.type == label] for found in recognizer.find_many(texts)]
 
 
+def _matches(texts: list[str], label: str) -> list[list[tuple[int, int]]]:
+    """The matches in each text of the pattern recognizers read by the reader of `label` (`read_by_reader`)."""
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    found = [r.find_many(texts) for r in build_recognizers() if r.read_by_reader == label]
+    return [[(s.start, s.end) for spans in matches for s in spans] for matches in zip(*found, strict=True)]
+
+
+def _spans(texts: list[str], label: str, matches: bool) -> list[list[tuple[int, int]]]:
+    """`_tagger_spans`, and with `matches` the pattern recognizers' matches its reader reads too (`_matches`)."""
+    spans = _tagger_spans(texts, label)
+    if not matches or label in MATCHED:
+        return spans
+    return [sorted(set(tagged) | set(matched)) for tagged, matched in zip(spans, _matches(texts, label), strict=True)]
+
+
 def reader_examples(
-    annotated: list[Path], mentions: list[Path], languages: list[str] | None = None, label: str = "HEALTH"
+    annotated: list[Path],
+    mentions: list[Path],
+    languages: list[str] | None = None,
+    label: str = "HEALTH",
+    matches: bool = False,
 ) -> list[dict]:
     """{"text", "start", "end", "personal", "group", "lang"} per example (`group`: its text, for splitting; an
-    annotated text's also "clean": it holds no personal data); rows of `languages` only (default English)."""
+    annotated text's also "clean": it holds no personal data); rows of `languages` only (default English); with
+    `matches`, the pattern recognizers' matches the reader reads are examples too (`_spans`)."""
     examples = []
     languages = languages or ["en"]
     rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") in languages]
-    for n, (row, spans) in enumerate(zip(rows, _tagger_spans([r["text"] for r in rows], label), strict=True)):
+    for n, (row, spans) in enumerate(zip(rows, _spans([r["text"] for r in rows], label, matches), strict=True)):
         values = [at for value in row.get("pii", []) for at in _occurrences(row["text"], value["value"])]
         for start, end in spans:
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
             examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
     written = [row for path in mentions for row in _read_lines(path) if row.get("lang", "en") in languages]
-    for n, (row, spans) in enumerate(zip(written, _tagger_spans([r["text"] for r in written], label), strict=True)):
+    for n, (row, spans) in enumerate(zip(written, _spans([r["text"] for r in written], label, matches), strict=True)):
         marks = _marks(row)
         unmarked = set(spans) - {(a, b) for a, b, _ in marks}
         labelled = marks + [(a, b, int(any(p and a < e and s < b for s, e, p in marks))) for a, b in unmarked]
@@ -157,7 +180,7 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
     from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
 
-    examples = reader_examples(recipe.annotated, recipe.mentions, recipe.languages, recipe.label)
+    examples = reader_examples(recipe.annotated, recipe.mentions, recipe.languages, recipe.label, recipe.matches)
     if not examples:
         raise DataError(f"no {recipe.label} example in the recipe's files")
     held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
