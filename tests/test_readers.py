@@ -727,7 +727,9 @@ def test_with_matches_the_readers_examples_hold_the_pattern_matches_it_reads(tmp
     monkeypatch.setattr(training, "_tagger_spans", lambda texts, label: [[(0, 4)] for _ in texts])
     monkeypatch.setattr(training, "_matches", lambda texts, label: [[(0, 4), (29, 42)] for _ in texts])
     path = tmp_path / "annotated.jsonl"
-    path.write_text(json.dumps({"text": text, "pii": [{"value": "Dana", "type": "REAL_NAME"}]}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"text": text, "pii": [{"value": "Dana", "type": "REAL_NAME"}]}) + "\n", encoding="utf-8"
+    )
 
     def read(matches):
         examples = reader_examples([path], [], label="REAL_NAME", matches=matches)
