@@ -848,6 +848,14 @@ def test_an_organisations_value_is_left_in_clear_and_a_persons_masked(label, org
     assert [persons[s.start : s.end] for s in detector.detect(persons) if s.type == label] == [value]
 
 
+@pytest.mark.real_model
+def test_an_organisations_number_left_in_clear_is_no_secret_either():
+    """The shipped detector: the phone reader leaves a clinic's number in clear, and the tagger's span on the same
+    characters gives way to the match as to a kept one (the student tagged it CREDENTIAL: "looks like a secret")."""
+    text = "Walk-ins welcome Thursday mornings. Please bring your OHIP card. Our number is 613-728-4410."
+    assert [(text[s.start : s.end], s.type) for s in Detector(build_recognizers(models=True)).detect(text)] == []
+
+
 def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
     """`--no-tagger` (pattern recognizers only) stays without models: the pattern recognizers' HEALTH matches are
     kept unread."""

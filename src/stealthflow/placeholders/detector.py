@@ -169,15 +169,17 @@ class Detector:
             with words_kept():
                 for recognizer in patterns:
                     self._run(recognizer, normalised, readings, found, read_in)
+        left: list[list[Span]] = [[] for _ in texts]
         if models and self.uses_tagger:
-            found = self._read_matches(normalised, found, readings)
-        # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
-        # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
-        # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
+            found, left = self._read_matches(normalised, found, readings)
+        # A model's span (the tagger) gives way to a pattern's span of another type it overlaps, a match a reader left
+        # in clear too: patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE, not a
+        # CREDENTIAL; an organisation's "613-728-4410" is no secret either: benchmarks/results/
+        # pii_matches_left_in_clear.md); what it covers outside the pattern's span stays masked as its type.
         # Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
             if models and recognizer.model_backed:
-                self._run_on_pieces(recognizer, normalised, readings, found)
+                self._run_on_pieces(recognizer, normalised, readings, found, left)
         found = [
             within_values(spans, text) for spans, text in zip(found, normalised, strict=True)
         ]  # cells' values apart
@@ -193,16 +195,20 @@ class Detector:
         ]
         return spans, readings
 
-    def _read_matches(self, texts: list[str], found: list[list[Span]], readings: list[Reading]) -> list[list[Span]]:
+    def _read_matches(
+        self, texts: list[str], found: list[list[Span]], readings: list[Reading]
+    ) -> tuple[list[list[Span]], list[list[Span]]]:
         """`found` without the matches of the pattern recognizers read by a reader (`read_by_reader`: the labels of
         pii_tagger/reader.py's `MATCHES_READ | MATCHED`) that the tagger's reader of their label (`match_readers`)
-        reads as no private person's, as it reads the tagger's spans: run with the tagger only, so a detector without
-        models stays without them. Before the tagger's pass: a dropped match settles nothing."""
+        reads as no private person's, as it reads the tagger's spans, and those matches (left in clear): run with the
+        tagger only, so a detector without models stays without them. Before the tagger's pass: a dropped match
+        settles nothing of the tagger's input; the tagger's spans of another type give way to it (`_run_on_pieces`)."""
         gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_reader}
         readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
         matches = [[s for s in spans if s.source in gated] for spans in found]
         read = kept_by_readers(texts, matches, readers, readings)
-        return [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
+        kept = [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
+        return kept, [[s for s in spans if s not in kept_here] for spans, kept_here in zip(matches, read, strict=True)]
 
     @staticmethod
     def _run(
@@ -232,11 +238,16 @@ class Detector:
 
     @staticmethod
     def _run_on_pieces(
-        recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]
+        recognizer: Recognizer,
+        texts: list[str],
+        readings: list[Reading],
+        found: list[list[Span]],
+        left: list[list[Span]],
     ) -> None:
         """Add `recognizer`'s spans of the pieces in its languages, each read on its own and in its languages (the
-        tagger's student and thresholds are its language's; an unsure piece once per `_passes`), to `found`: those
-        that overlap none of another type found so far (the passes' spans are merged with the rest: `merge_spans`)."""
+        tagger's student and thresholds are its language's; an unsure piece once per `_passes`), to `found`: their
+        parts that overlap none of another type found so far nor of the matches a reader `left` in clear (the passes'
+        spans are merged with the rest: `merge_spans`)."""
         chosen = [
             (index, piece, languages)
             for index, reading in enumerate(readings)
@@ -251,7 +262,7 @@ class Detector:
             settled=[_within(found[i], piece) for i, piece, _ in chosen],
             languages=[languages for _, _, languages in chosen],
         )
-        settled = {index: _SettledSpans(found[index]) for index, _, _ in chosen}
+        settled = {index: _SettledSpans(found[index] + left[index]) for index, _, _ in chosen}
         for (index, piece, _), batch in zip(chosen, batches, strict=True):
             known = {(s.start, s.end, s.type) for s in found[index]}  # an unsure piece's second pass: only what is new
             found[index].extend(
