@@ -172,9 +172,9 @@ class Detector:
         left: list[list[Span]] = [[] for _ in texts]
         if models and self.uses_tagger:
             found, left = self._read_matches(normalised, found, readings)
-        # A model's span (the tagger) gives way to a pattern's span of another type it overlaps, a match a reader left
-        # in clear too: patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE, not a
-        # CREDENTIAL; an organisation's "613-728-4410" is no secret either: benchmarks/results/
+        # A model's span (the tagger) gives way to a pattern's span of another type it overlaps, one a reader left in
+        # clear too (but a name): patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
+        # not a CREDENTIAL; an organisation's "613-728-4410" is no secret either: benchmarks/results/
         # pii_matches_left_in_clear.md); what it covers outside the pattern's span stays masked as its type.
         # Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
@@ -200,15 +200,22 @@ class Detector:
     ) -> tuple[list[list[Span]], list[list[Span]]]:
         """`found` without the matches of the pattern recognizers read by a reader (`read_by_reader`: the labels of
         pii_tagger/reader.py's `MATCHES_READ | MATCHED`) that the tagger's reader of their label (`match_readers`)
-        reads as no private person's, as it reads the tagger's spans, and those matches (left in clear): run with the
-        tagger only, so a detector without models stays without them. Before the tagger's pass: a dropped match
-        settles nothing of the tagger's input; the tagger's spans of another type give way to it (`_run_on_pieces`)."""
+        reads as no private person's, as it reads the tagger's spans, and those dropped matches but names (left in
+        clear): run with the tagger only, so a detector without models stays without them. Before the tagger's pass: a
+        dropped match settles nothing of the tagger's input; the tagger's spans of another type give way to one left in
+        clear (`_run_on_pieces`: "Church Lane" of a shop's street address is no name), but not to a name left in clear,
+        which a span of another type may hold ("M. Traoré, 45 boulevard Voltaire": the name a reader left in clear is
+        masked within the address)."""
         gated = {recognizer.name for recognizer in self.recognizers if recognizer.read_by_reader}
         readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
         matches = [[s for s in spans if s.source in gated] for spans in found]
         read = kept_by_readers(texts, matches, readers, readings)
         kept = [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
-        return kept, [[s for s in spans if s not in kept_here] for spans, kept_here in zip(matches, read, strict=True)]
+        left = [
+            [s for s in spans if s.type != "REAL_NAME" and s not in here]
+            for spans, here in zip(matches, read, strict=True)
+        ]
+        return kept, left
 
     @staticmethod
     def _run(
