@@ -862,7 +862,10 @@ def test_a_name_its_reader_left_in_clear_stays_masked_in_the_address_that_holds_
     name "M. Traoré" in clear, and the tagger's ADDRESS span "M. Traoré, 45 boulevard Voltaire, 75011 Paris" holds it;
     the span does not give way to a name left in clear, or the name would be sent in clear (it did, when every match
     left in clear bounded the tagger)."""
-    text = "À donner : canapé trois places, bon état, à récupérer avant dimanche chez M. Traoré, 45 boulevard Voltaire, 75011 Paris."
+    text = (
+        "À donner : canapé trois places, bon état, à récupérer avant dimanche chez M. Traoré, 45 boulevard Voltaire, "
+        "75011 Paris."
+    )
     name = text.index("Traoré")
     spans = Detector(build_recognizers(models=True)).detect(text)
     assert any(s.start <= name and name + len("Traoré") <= s.end for s in spans)

@@ -210,12 +210,12 @@ class Detector:
         readers = tuple(reader for recognizer in self.recognizers for reader in recognizer.match_readers)
         matches = [[s for s in spans if s.source in gated] for spans in found]
         read = kept_by_readers(texts, matches, readers, readings)
-        kept = [[s for s in spans if s.source not in gated] + kept for spans, kept in zip(found, read, strict=True)]
+        unread = [[s for s in spans if s.source not in gated] for spans in found]
         left = [
-            [s for s in spans if s.type != "REAL_NAME" and s not in here]
-            for spans, here in zip(matches, read, strict=True)
+            [s for s in spans if s.type != "REAL_NAME" and s not in kept]
+            for spans, kept in zip(matches, read, strict=True)
         ]
-        return kept, left
+        return [others + kept for others, kept in zip(unread, read, strict=True)], left
 
     @staticmethod
     def _run(
