@@ -193,5 +193,6 @@ def check_language_parts(folder: Path, name: str) -> int:
 
 
 if __name__ == "__main__":
-    NAME = sys.argv[1]  # a six-language set written in parts: zw, ae, ag, aj, am, an, ao, aq, as, au, av, az, bg, bk, bt, bw
+    # a six-language set written in parts: zw, ae, ag, aj, am, an, ao, aq, as, au, av, az, bg, bk, bt, bw
+    NAME = sys.argv[1]
     sys.exit(check_language_parts(Path(__file__).resolve().parent / f"pii-heldout-{NAME}", NAME))
