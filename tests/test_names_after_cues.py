@@ -339,3 +339,28 @@ def test_a_chat_messages_first_word_or_a_trade_is_no_name(detector, text, word, 
     `work_words` (data/languages/de.yaml) that is no name of the lexicon is none. The names beside them stay masked."""
     names = _names(detector, text)
     assert word not in names and (name is None or name in names)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # a relative's name after a kinship title, without "my" (`kin_titles`); each in clear before
+        ("Nonna Pina ha fatto le lasagne per tutti.", "Pina"),
+        ("Opa Kees is jarig, we gaan taart eten.", "Kees"),
+        ("aunty bev made jollof again lol", "bev"),
+        ("Onkel Zizou hat gestern angerufen, er kommt am Sonntag.", "Zizou"),  # a famous nickname, a relative's here
+    ],
+)
+def test_a_relatives_name_after_a_kinship_title_is_masked(detector, text, name):
+    assert name in _names(detector, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Uncle Sam wants you to pay your taxes.",  # one listed name with its title
+        "Wir kaufen im Tante-Emma-Laden um die Ecke ein.",
+        "Tía, qué calor hace hoy en Madrid.",
+    ],
+)
+def test_a_kinship_title_without_a_relatives_name_after_it_masks_nothing(detector, text):
+    assert _names(detector, text) == []
