@@ -729,7 +729,8 @@ def main() -> None:
             "deterministic": score(subset, det_subset),
             "llm only": score(subset, llm_only),
             "deterministic + llm": score(
-                subset, [merge_spans(d + extra) for d, extra in zip(det_subset, llm_only, strict=True)]
+                subset,
+                [merge_spans(d + extra, m.text) for d, extra, m in zip(det_subset, llm_only, subset, strict=True)],
             ),
         }
         console.print(table(f"LLM extractor ({args.model}), first {len(subset)} messages, {seconds:.0f} s", combined))
