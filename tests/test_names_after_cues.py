@@ -364,3 +364,18 @@ def test_a_relatives_name_after_a_kinship_title_is_masked(detector, text, name):
 )
 def test_a_kinship_title_without_a_relatives_name_after_it_masks_nothing(detector, text):
     assert _names(detector, text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # a business introducing itself or signing off (`brand`: data/brands.txt, data/regional_brands.txt)
+        "Hi, this is Canadian Tire Auto Service on Kingsway calling about your car.",
+        "Kind regards,\nTesco Customer Care",
+    ],
+)
+def test_a_brand_introducing_itself_is_no_ones_own_name(detector, text):
+    assert _names(detector, text) == []
+
+
+def test_a_persons_own_name_after_an_introduction_is_still_masked_beside_a_brand(detector):
+    assert _names(detector, "Hi, this is Wendy from Tesco Customer Care, call me back.") == ["Wendy"]

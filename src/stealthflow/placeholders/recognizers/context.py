@@ -88,8 +88,13 @@ class OwnNameRecognizer(_NameAfterCue):
         text, start, end = match.string, match.start("value"), self.value_end(match)
         if end == start:
             return False
-        # the words matched, not the name cut from them: "regards, early careers team" is a team's
-        return _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None and reads_as_name(text, start, end)
+        # the words matched, not the name cut from them: "regards, early careers team" is a team's; a brand introducing
+        # itself is no one's ("this is Canadian Tire Auto Service": benchmarks/results/pii_own_name_brands.md)
+        return (
+            _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None
+            and reads_as_name(text, start, end)
+            and not brand(text, start, end)
+        )
 
 
 @register_recognizer
