@@ -494,7 +494,7 @@ class OfficeNameRecognizer(AddresseeNameRecognizer):
 
 class KinTitledNameRecognizer(NameAfterCue):
     """A relative's name after a kinship word written as a title, without "my" (`kin_titles`: "Oma Resi", "Nonna
-    Pina", "opa Kees", "Tonton Gérard", "Uncle Mo"): the relative-name recognizers need a possessive, and 120 of the
+    Pina", "opa Kees", "Tonton Gérard", "aunty bev"): the relative-name recognizers need a possessive, and 120 of the
     1 201 names so written in the annotated sets were masked by nothing (benchmarks/results/pii_kin_titled_names.md).
     The name is a relative's though a famous person has it ("Onkel Zizou hat angerufen"); not when the title and the
     name are one listed name ("Uncle Sam", `public_name`), nor a word of every day after the title ("tía buena")."""
