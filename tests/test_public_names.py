@@ -432,19 +432,19 @@ def test_the_written_lists_keep_the_exclusions_of_the_built_ones():
     from stealthflow.placeholders.common_words import common_word
     from stealthflow.placeholders.recognizers import public_names as gazetteer
     from stealthflow.placeholders.recognizers.gazetteer_build import (
-        _distinctive,
-        _ordinary_names,
+        distinctive_name,
+        ordinary_name_words,
         reads_as_ordinary_name,
     )
     from stealthflow.resources import resource_dir
 
-    ordinary = {name_key(name) for name in _ordinary_names()}
+    ordinary = {name_key(name) for name in ordinary_name_words()}
     for file in (*gazetteer.WRITTEN_NAMES, *gazetteer.WRITTEN_BRANDS):
         lines = (resource_dir("data") / file).read_text(encoding="utf-8").splitlines()
         names = [line for line in lines if line and not line.startswith("#")]
         single = [name for name in names if len(name_key(name).split()) == 1]
         assert names and not [name for name in names if any(c.isdigit() for c in name)]
-        assert not [word for word in single if not _distinctive(word, ordinary) or common_word(name_key(word))]
+        assert not [word for word in single if not distinctive_name(word, ordinary) or common_word(name_key(word))]
         if file in gazetteer.WRITTEN_BRANDS:
             assert not [name for name in names if reads_as_ordinary_name(name, ordinary)]
     assert {"drake", "grace", "jack"}.isdisjoint(public_names())

@@ -23,11 +23,15 @@ from pathlib import Path
 from stealthflow.pii_tagger.lexicons import words as lexicon_words
 from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 from stealthflow.pii_tagger.names import load_lexicon
-from stealthflow.placeholders.common_words import common_word, frequent_in_any
+from stealthflow.placeholders.common_words import LANGUAGE_COMMON, common_word, frequent_in_any
 from stealthflow.placeholders.language import OTHERS, language_file
-from stealthflow.placeholders.recognizers.gazetteer_build import _distinctive, _ordinary_names, reads_as_ordinary_name
+from stealthflow.placeholders.recognizers.gazetteer_build import (
+    distinctive_name,
+    ordinary_name_words,
+    reads_as_ordinary_name,
+)
 from stealthflow.placeholders.recognizers.public_names import brands, name_key, public_names
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_words
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNOTATED = ("benchmarks/data/pii-*/**/*.jsonl", "data/pii-tagger/*.jsonl")
@@ -65,7 +69,7 @@ def excluded(line: str, known: set[str], held: set[str]) -> str | None:
     if len(words) > 1 and _PAIRED & set(line.casefold().split()):
         return "a pair"
     if len(words) == 1 and (
-        not _distinctive(line, _ordinary())
+        not distinctive_name(line, _ordinary())
         or common_word(key)
         or key in _lexicon()
         or key in _top_words()
@@ -83,7 +87,7 @@ def excluded(line: str, known: set[str], held: set[str]) -> str | None:
 
 @cache
 def _ordinary() -> frozenset[str]:
-    return frozenset(name_key(name) for name in _ordinary_names())
+    return frozenset(name_key(name) for name in ordinary_name_words())
 
 
 @cache
@@ -93,10 +97,7 @@ def _lexicon() -> frozenset[str]:
 
 @cache
 def _top_words() -> frozenset[str]:
-    folder = resource_dir("data") / "languages"
-    return frozenset(
-        name_key(w) for code in OTHERS for w in (folder / f"common-{code}.txt").read_text(encoding="utf-8").split()
-    )
+    return frozenset(name_key(w) for code in OTHERS for w in data_words(LANGUAGE_COMMON.format(code=code)))
 
 
 @cache

@@ -50,7 +50,7 @@ def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names
     single = {name for name in people | places if _words(name) == 1}
     single |= {name.split()[-1] for name in people if " " in name and not _TITLED.search(name)}
     ordinary = {name_key(name) for name in ordinary_names}
-    single = {word for word in single if _distinctive(word, ordinary)}
+    single = {word for word in single if distinctive_name(word, ordinary)}
     return sorted(several) + sorted(single)
 
 
@@ -63,7 +63,7 @@ def reads_as_ordinary_name(name: str, ordinary: Collection[str]) -> bool:
     return all(word_key(word) in ordinary for word in name.split())
 
 
-def _distinctive(word: str, ordinary: Collection[str]) -> bool:
+def distinctive_name(word: str, ordinary: Collection[str]) -> bool:
     """Whether a one-word name gets a line: 4 characters or more, capitalised, no ordinary name ("Yūki" is "Yuki")."""
     return len(word) >= 4 and word[0].isupper() and name_key(word) not in ordinary
 
@@ -75,7 +75,7 @@ def brand_lines(brands: Iterable[str], ordinary_names: Collection[str]) -> list[
     ordinary = {name_key(name) for name in ordinary_names}
     brands = {brand.strip() for brand in brands}
     several = {brand for brand in brands if _words(brand) > 1 and not reads_as_ordinary_name(brand, ordinary)}
-    single = {brand for brand in brands if _words(brand) == 1 and _distinctive(brand, ordinary)}
+    single = {brand for brand in brands if _words(brand) == 1 and distinctive_name(brand, ordinary)}
     return sorted(several) + sorted(single)
 
 
@@ -112,7 +112,7 @@ def brand_names(path: Path) -> list[str]:
 def write_brands(sources: Iterable[Path], out: Path) -> int:
     """Builds brands.txt from the Name Suggestion Index and Simple Icons files (`brand_names`)."""
     brands = [brand for path in sources for brand in brand_names(path)]
-    lines = brand_lines(brands, _ordinary_names())
+    lines = brand_lines(brands, ordinary_name_words())
     out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return len(lines)
 
@@ -153,7 +153,7 @@ def brand_kinds(nsi_json: Path, kinds: dict[str, str], worldwide: bool = True) -
     known = public_names() | region_names()
     return {
         name: rank[name][2]
-        for name in brand_lines(rank, _ordinary_names())
+        for name in brand_lines(rank, ordinary_name_words())
         if not all(map(common_word, name_key(name).split())) and name_key(name) not in known and not _DIGIT.search(name)
     }
 
@@ -168,7 +168,7 @@ def write_brand_kinds(nsi_json: Path, kinds_yaml: Path, out: Path, worldwide: bo
     return len(found)
 
 
-def _ordinary_names() -> set[str]:
+def ordinary_name_words() -> set[str]:
     """Words ordinary people have as names: every Faker locale's (romanised Chinese and Japanese too) and English
     function words (the lexicon leaves out names that are also function words: "Bill", "Will")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
@@ -335,7 +335,7 @@ def write_gazetteer(
         state["name"] for state in geonames.get_us_states().values()
     ]
     places += [re.sub(r"^the ", "", place) for place in PLACES]
-    ordinary = _ordinary_names()
+    ordinary = ordinary_name_words()
     ordinary_keys = {name_key(name) for name in ordinary}
     if wordnet_data_noun is not None:
         # Its people by whole names only, and none that reads as an ordinary person's: it lists less famous
