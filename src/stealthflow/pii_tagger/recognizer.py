@@ -263,12 +263,15 @@ class PiiTaggerRecognizer(Recognizer):
             found = _verified(checks, texts, found, verified, languages)
         if judge:
             added = judge.added(texts, found, settled, tokens, tagger.labels, languages)
-            found = [
-                spans_of_text + self._judged_names(text, kept_names, ranges, named, candidates)
-                for spans_of_text, text, kept_names, ranges, named, candidates in zip(
-                    found, texts, added, structured, names, languages, strict=True
+            judged = [
+                self._judged_names(text, kept_names, ranges, named, candidates)
+                for text, kept_names, ranges, named, candidates in zip(
+                    texts, added, structured, names, languages, strict=True
                 )
             ]
+            if self.gates:  # the judge stands in for the name verifier only: the gates read its names as the student's
+                judged = _verified(list(self.gates), texts, judged, verified, languages)
+            found = [spans_of_text + more for spans_of_text, more in zip(found, judged, strict=True)]
         return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
 
     def _judged_names(
@@ -282,7 +285,8 @@ class PiiTaggerRecognizer(Recognizer):
         """The name candidates the judge keeps in `text` ((start, end, score): name_candidates.py) through what a
         REAL_NAME span of the student goes through after it: a table's cells under a place label, shaping, the name
         filter (pets, places, public names), brands and organisations (`_spans_in`) and a language's frequent words
-        (`_word_of_language`); the judge stands in for the name verifier, whose features it reads."""
+        (`_word_of_language`); the judge stands in for the name verifier, whose features it reads (the gates then read
+        them as the student's names: `_find_with`)."""
         if not judged:
             return []
         tagged = [TaggedSpan(start, end, "REAL_NAME", score) for start, end, score in judged]
