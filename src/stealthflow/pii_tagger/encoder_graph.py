@@ -1,0 +1,174 @@
+"""MiniLM's encoder layers as an ONNX graph, run by onnxruntime on one thread.
+
+The readers multiply a sentence's few word pieces (3-80 rows) by each layer's weights. numpy's BLAS packs the weights
+anew for every product, which costs as much for 3 rows as for 40; onnxruntime packs them once, when the session is made
+(a reader's products about 2.4x as fast at 3 rows, 1.6x at 40: benchmarks/results/minilm_onnxruntime.md). The
+arithmetic is transformers' `BertLayer` in float32 (post-norm self-attention, exact GELU), as `MiniLMRuntime` ran it in
+numpy: the same figures up to float rounding (tests/test_minilm.py checks them against transformers).
+
+The graph is written here with a few lines of protobuf (the wire format of the ONNX messages it needs: a model, its
+graph, nodes, attributes, tensors, typed inputs and outputs) rather than with the `onnx` package, whose import alone
+costs about 0.9 s of a cold start. Its weights stay the numpy arrays given: the graph names them as external data and
+the session reads them from those arrays (in the graph's bytes, onnxruntime held three copies of each, 3.4x their
+size; so, two: the arrays and the packed copy).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+OPSET = 17  # LayerNormalization's first opset
+IR_VERSION = 8
+_FLOAT, _INT64 = 1, 7  # TensorProto.DataType
+_ATTRIBUTE_FLOAT, _ATTRIBUTE_INT, _ATTRIBUTE_INTS = 1, 2, 7  # AttributeProto.AttributeType
+_TYPES = {np.dtype(np.float32): _FLOAT, np.dtype(np.int64): _INT64}
+
+
+def _varint(n: int) -> bytes:
+    n &= (1 << 64) - 1  # a negative int64 as its two's complement
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _number(field: int, n: int) -> bytes:
+    return _varint(field << 3) + _varint(n)
+
+
+def _field(field: int, payload: bytes | str) -> bytes:
+    data = payload.encode("utf-8") if isinstance(payload, str) else payload
+    return _varint(field << 3 | 2) + _varint(len(data)) + data
+
+
+def _tensor(name: str, array: np.ndarray) -> bytes:
+    dims = b"".join(_number(1, d) for d in array.shape)
+    return dims + _number(2, _TYPES[array.dtype]) + _field(8, name) + _field(9, array.tobytes())
+
+
+def _external_tensor(name: str, array: np.ndarray) -> bytes:
+    """A TensorProto of `array`'s shape and type whose data lies outside the model (data_location EXTERNAL): the
+    session is given it (`add_external_initializers`)."""
+    dims = b"".join(_number(1, d) for d in array.shape)
+    location = _field(1, "location") + _field(2, name)
+    return dims + _number(2, _TYPES[array.dtype]) + _field(8, name) + _field(13, location) + _number(14, 1)
+
+
+def _attribute(name: str, value: float | int | list[int]) -> bytes:
+    if isinstance(value, float):
+        return _field(1, name) + _varint(2 << 3 | 5) + struct.pack("<f", value) + _number(20, _ATTRIBUTE_FLOAT)
+    if isinstance(value, int):
+        return _field(1, name) + _number(3, value) + _number(20, _ATTRIBUTE_INT)
+    return _field(1, name) + b"".join(_number(8, v) for v in value) + _number(20, _ATTRIBUTE_INTS)
+
+
+def _value_info(name: str, dims: list[int | str]) -> bytes:
+    shape = b"".join(_field(1, _number(1, d) if isinstance(d, int) else _field(2, d)) for d in dims)
+    return _field(1, name) + _field(2, _field(1, _number(1, _FLOAT) + _field(2, shape)))
+
+
+class _Graph:
+    """Nodes, constants (small, in the graph: shapes and scalars, which shape inference reads) and weights (external
+    data, their arrays by name), each node's output named after its place."""
+
+    def __init__(self):
+        self.nodes: list[bytes] = []
+        self.constants: list[bytes] = []
+        self.weights: dict[str, np.ndarray] = {}
+
+    def constant(self, name: str, array: np.ndarray) -> str:
+        self.constants.append(_field(5, _tensor(name, array)))
+        return name
+
+    def weight(self, name: str, array: np.ndarray) -> str:
+        self.weights[name] = np.ascontiguousarray(array)
+        return name
+
+    def node(self, op: str, *inputs: str, **attributes) -> str:
+        output = f"{op}_{len(self.nodes)}"
+        body = b"".join(_field(1, i) for i in inputs) + _field(2, output) + _field(4, op)
+        body += b"".join(_field(5, _attribute(k, v)) for k, v in attributes.items())
+        self.nodes.append(_field(1, body))
+        return output
+
+    def linear(self, x: str, weight: tuple[np.ndarray, np.ndarray], name: str) -> str:
+        """x @ weight[0] + weight[1] (the weight [in, out], as `MiniLMRuntime` holds it)."""
+        return self.node(
+            "Add", self.node("MatMul", x, self.weight(f"{name}.w", weight[0])), self.weight(f"{name}.b", weight[1])
+        )
+
+    def norm(self, x: str, weight: tuple[np.ndarray, np.ndarray], name: str, eps: float) -> str:
+        gain, bias = self.weight(f"{name}.g", weight[0]), self.weight(f"{name}.b", weight[1])
+        return self.node("LayerNormalization", x, gain, bias, axis=-1, epsilon=eps)
+
+
+def encoder_model(
+    layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float
+) -> tuple[bytes, dict[str, np.ndarray]]:
+    """The ONNX model (serialised) of MiniLM's encoder `layers` (`MiniLMRuntime`'s parts: "query", ..., "output_norm")
+    and its weights by name (external data): inputs "x" (the embeddings after their norm, [windows, pieces, width]) and
+    "padding" (0 for a real piece, -1e9 for padding, [windows, 1, 1, pieces]); one output, the last layer's states
+    ([windows, pieces, width])."""
+    g = _Graph()
+    width = layers[0]["query"][0].shape[0]
+    size = width // heads
+    split = g.constant("split_heads", np.array([0, 0, heads, size], np.int64))
+    join = g.constant("join_heads", np.array([0, 0, width], np.int64))
+    scale = g.constant("scale", np.array(1 / np.sqrt(size), np.float32))
+    half, one = g.constant("half", np.array(0.5, np.float32)), g.constant("one", np.array(1.0, np.float32))
+    root_half = g.constant("root_half", np.array(1 / np.sqrt(2), np.float32))
+    x = "x"
+    for number, layer in enumerate(layers):
+        name = f"layer{number}"
+
+        def heads_of(part: str, perm: list[int]) -> str:
+            return g.node("Transpose", g.node("Reshape", g.linear(x, layer[part], f"{name}.{part}"), split), perm=perm)
+
+        q, k, v = heads_of("query", [0, 2, 1, 3]), heads_of("key", [0, 2, 3, 1]), heads_of("value", [0, 2, 1, 3])
+        scores = g.node("Add", g.node("Mul", g.node("MatMul", q, k), scale), "padding")
+        attended = g.node("MatMul", g.node("Softmax", scores, axis=-1), v)
+        attended = g.node("Reshape", g.node("Transpose", attended, perm=[0, 2, 1, 3]), join)
+        out = g.linear(attended, layer["attention_out"], f"{name}.attention_out")
+        x = g.norm(g.node("Add", out, x), layer["attention_norm"], f"{name}.attention_norm", eps)
+        inner = g.linear(x, layer["intermediate"], f"{name}.intermediate")
+        erf = g.node("Erf", g.node("Mul", inner, root_half))
+        gelu = g.node("Mul", g.node("Mul", inner, half), g.node("Add", erf, one))  # exact GELU
+        out = g.linear(gelu, layer["output"], f"{name}.output")
+        x = g.norm(g.node("Add", out, x), layer["output_norm"], f"{name}.output_norm", eps)
+    states = g.node("Identity", x)
+    initializers = b"".join(_field(5, _external_tensor(name, array)) for name, array in g.weights.items())
+    graph = b"".join(g.nodes) + _field(2, "minilm_encoder") + b"".join(g.constants) + initializers
+    graph += _field(11, _value_info("x", ["windows", "pieces", width]))
+    graph += _field(11, _value_info("padding", ["windows", 1, 1, "pieces"]))
+    graph += _field(12, _value_info(states, ["windows", "pieces", width]))
+    model = _number(1, IR_VERSION) + _field(7, graph) + _field(8, _field(1, "") + _number(2, OPSET))
+    return model, g.weights
+
+
+class Encoder:
+    """MiniLM's encoder `layers` in an onnxruntime session on one thread (as the BLAS products were: the detector runs
+    one text per thread; no memory arena per session: 13 readers would each keep one). Called with "x" and "padding"
+    (`encoder_model`), it gives the last layer's states. Thread-safe, as a session's runs are."""
+
+    def __init__(self, layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float):
+        import onnxruntime
+
+        model, weights = encoder_model(layers, heads, eps)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        options.enable_cpu_mem_arena = False
+        options.log_severity_level = 3  # errors only
+        # the session reads the arrays where they are: they must live as long as it does
+        self._values = [onnxruntime.OrtValue.ortvalue_from_numpy(array) for array in weights.values()]
+        options.add_external_initializers(list(weights), self._values)
+        self._session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        self._output = self._session.get_outputs()[0].name
+
+    def __call__(self, x: np.ndarray, padding: np.ndarray) -> np.ndarray:
+        return self._session.run([self._output], {"x": x, "padding": padding})[0]
