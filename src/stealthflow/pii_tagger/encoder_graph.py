@@ -26,6 +26,13 @@ _ATTRIBUTE_FLOAT, _ATTRIBUTE_INT, _ATTRIBUTE_INTS = 1, 2, 7  # AttributeProto.At
 _TYPES = {np.dtype(np.float32): _FLOAT, np.dtype(np.int64): _INT64}
 
 
+# The field numbers are onnx.proto's. ModelProto: ir_version 1, graph 7, opset_import 8 (OperatorSetIdProto: domain 1,
+# version 2). GraphProto: node 1, name 2, initializer 5, input 11, output 12. NodeProto: input 1, output 2, op_type 4,
+# attribute 5. AttributeProto: name 1, f 2, i 3, ints 8, type 20. TensorProto: dims 1, data_type 2, name 8, raw_data 9,
+# external_data 13 (key 1, value 2), data_location 14. ValueInfoProto: name 1, type 2 (TypeProto: tensor_type 1, which
+# holds elem_type 1 and shape 2; TensorShapeProto: dim 1, each dim_value 1 or dim_param 2).
+
+
 def _varint(n: int) -> bytes:
     n &= (1 << 64) - 1  # a negative int64 as its two's complement
     out = bytearray()
@@ -45,17 +52,13 @@ def _field(field: int, payload: bytes | str) -> bytes:
     return _varint(field << 3 | 2) + _varint(len(data)) + data
 
 
-def _tensor(name: str, array: np.ndarray) -> bytes:
-    dims = b"".join(_number(1, d) for d in array.shape)
-    return dims + _number(2, _TYPES[array.dtype]) + _field(8, name) + _field(9, array.tobytes())
-
-
-def _external_tensor(name: str, array: np.ndarray) -> bytes:
-    """A TensorProto of `array`'s shape and type whose data lies outside the model (data_location EXTERNAL): the
-    session is given it (`add_external_initializers`)."""
-    dims = b"".join(_number(1, d) for d in array.shape)
-    location = _field(1, "location") + _field(2, name)
-    return dims + _number(2, _TYPES[array.dtype]) + _field(8, name) + _field(13, location) + _number(14, 1)
+def _tensor(name: str, array: np.ndarray, external: bool = False) -> bytes:
+    """A TensorProto of `array`, its data in it or, `external`, outside the model (data_location EXTERNAL: the session
+    is given the array, `add_external_initializers`)."""
+    head = b"".join(_number(1, d) for d in array.shape) + _number(2, _TYPES[array.dtype]) + _field(8, name)
+    if external:
+        return head + _field(13, _field(1, "location") + _field(2, name)) + _number(14, 1)
+    return head + _field(9, array.tobytes())
 
 
 def _attribute(name: str, value: float | int | list[int]) -> bytes:
@@ -140,7 +143,7 @@ def encoder_model(
         out = g.linear(gelu, layer["output"], f"{name}.output")
         x = g.norm(g.node("Add", out, x), layer["output_norm"], f"{name}.output_norm", eps)
     states = g.node("Identity", x)
-    initializers = b"".join(_field(5, _external_tensor(name, array)) for name, array in g.weights.items())
+    initializers = b"".join(_field(5, _tensor(name, array, external=True)) for name, array in g.weights.items())
     graph = b"".join(g.nodes) + _field(2, "minilm_encoder") + b"".join(g.constants) + initializers
     graph += _field(11, _value_info("x", ["windows", "pieces", width]))
     graph += _field(11, _value_info("padding", ["windows", 1, 1, "pieces"]))
