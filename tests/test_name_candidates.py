@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from stealthflow.pii_tagger.context_model import ContextModel
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.name_candidates import (
     CANDIDATE_FEATURES,
@@ -85,6 +86,21 @@ def test_the_judge_keeps_the_candidates_that_reach_its_threshold_with_fakes():
     found = recognizer.find_many([text], languages=[ENGLISH])[0]
     assert [text[s.start : s.end] for s in found] == ["Noemi"]
     assert found[0].type == "REAL_NAME" and "name candidate judge 0.88" in found[0].reason
+
+
+@pytest.mark.parametrize(("bias", "kept"), [(-5.0, []), (5.0, ["Noemi"])])
+def test_the_gates_read_the_judges_names_as_the_students(bias, kept):
+    """A fake tagger and a hand-made judge (labelled fakes) with a REAL_NAME context model of constant score as the
+    gate: the judge stands in for the name verifier only; a name it keeps is dropped where the gate scores it below its
+    threshold, and carries the gate's score where it is kept."""
+    text = "Sorry for the late reply, Noemi and Gerd came over."
+    gate = ContextModel(window=2, bias=bias, weights=(0.0,) * 8, threshold=0.5, threshold_others=0.5, label="REAL_NAME")
+    recognizer = PiiTaggerRecognizer(
+        tagger=SilentTagger({"Noemi": 0.45, "Gerd": 0.1}), candidates=confidence_stump(), gates=(gate,)
+    )
+    found = recognizer.find_many([text], languages=[ENGLISH])[0]
+    assert [text[s.start : s.end] for s in found] == kept
+    assert all("real_name context verifier 0.99 (keeps from 0.50)" in s.reason for s in found)
 
 
 def test_a_stored_judge_reads_back_and_refuses_other_features(tmp_path):

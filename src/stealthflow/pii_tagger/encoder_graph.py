@@ -3,8 +3,8 @@
 The readers multiply a sentence's few word pieces (3-80 rows) by each layer's weights. numpy's BLAS packs the weights
 anew for every product, which costs as much for 3 rows as for 40; onnxruntime packs them once, when the session is made
 (a reader's products about 2.4x as fast at 3 rows, 1.6x at 40: benchmarks/results/minilm_onnxruntime.md). The
-arithmetic is transformers' `BertLayer` in float32 (post-norm self-attention, exact GELU), as `MiniLMRuntime` ran it in
-numpy: the same figures up to float rounding (tests/test_minilm.py checks them against transformers).
+arithmetic is transformers' `BertLayer` in float32 (post-norm self-attention, exact GELU): the same figures up to float
+rounding (tests/test_minilm.py checks them against transformers).
 
 The graph is written here with a few lines of protobuf (the wire format of the ONNX messages it needs: a model, its
 graph, nodes, attributes, tensors, typed inputs and outputs) rather than with the `onnx` package, whose import alone
