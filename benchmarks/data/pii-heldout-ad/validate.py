@@ -70,12 +70,17 @@ def national_id_ok(v, text):
         return "IN PAN", True  # no public checksum; format (individual holder) only
     if re.fullmatch(r"\d{11}", v):
         return "NG NIN", True  # no public checksum; format only
+    if re.fullmatch(r"\d{2}-\d{7}-\d", v):
+        return "PH SSS", True  # the brief's Philippine numbers; format only
+    if re.fullmatch(r"\d{3}-\d{3}-\d{3}(?:-\d{3,5})?", v):
+        return "PH TIN", True  # format only
     return None, False
 
 
 PASSPORT_FORMATS = [
     r"[A-Z]\d{8}",  # South Africa / Nigeria
     r"P\d{7}[A-Z]",  # Philippines
+    r"[A-Z]{2}\d{6}",  # Canada
     r"[A-Z]{1,2}\d{7}",  # Australia / India
     r"\d{9}",  # US / UK
 ]
