@@ -142,12 +142,11 @@ def encoder_model(
         gelu = g.node("Mul", g.node("Mul", inner, half), g.node("Add", erf, one))  # exact GELU
         out = g.linear(gelu, layer["output"], f"{name}.output")
         x = g.norm(g.node("Add", out, x), layer["output_norm"], f"{name}.output_norm", eps)
-    states = g.node("Identity", x)
     initializers = b"".join(_field(5, _tensor(name, array, external=True)) for name, array in g.weights.items())
     graph = b"".join(g.nodes) + _field(2, "minilm_encoder") + b"".join(g.constants) + initializers
     graph += _field(11, _value_info("x", ["windows", "pieces", width]))
     graph += _field(11, _value_info("padding", ["windows", 1, 1, "pieces"]))
-    graph += _field(12, _value_info(states, ["windows", "pieces", width]))
+    graph += _field(12, _value_info(x, ["windows", "pieces", width]))  # the last norm's output
     model = _number(1, IR_VERSION) + _field(7, graph) + _field(8, _field(1, "") + _number(2, OPSET))
     return model, g.weights
 
