@@ -4,7 +4,10 @@ The readers multiply a sentence's few word pieces (3-80 rows) by each layer's we
 anew for every product, which costs as much for 3 rows as for 40; onnxruntime packs them once, when the session is made
 (a reader's products about 2.4x as fast at 3 rows, 1.6x at 40: benchmarks/results/minilm_onnxruntime.md). The
 arithmetic is transformers' `BertLayer` in float32 (post-norm self-attention, exact GELU): the same figures up to float
-rounding (tests/test_minilm.py checks them against transformers).
+rounding (tests/test_minilm.py checks them against transformers). The readers' graphs (`quantized`) multiply in
+integers instead: 8-bit rows by 7-bit weights, each row and each weight column on its own scale; a piece's
+probability moves by about 0.006 on average, and the integer sums are the same on every CPU
+(benchmarks/results/minilm_int8_readers.md).
 
 The graph is written here with a few lines of protobuf (the wire format of the ONNX messages it needs: a model, its
 graph, nodes, attributes, tensors, typed inputs and outputs) rather than with the `onnx` package, whose import alone
@@ -21,9 +24,18 @@ import numpy as np
 
 OPSET = 17  # LayerNormalization's first opset
 IR_VERSION = 8
-_FLOAT, _INT64 = 1, 7  # TensorProto.DataType
+_FLOAT, _UINT8, _INT8, _INT64 = 1, 2, 3, 7  # TensorProto.DataType
 _ATTRIBUTE_FLOAT, _ATTRIBUTE_INT, _ATTRIBUTE_INTS = 1, 2, 7  # AttributeProto.AttributeType
-_TYPES = {np.dtype(np.float32): _FLOAT, np.dtype(np.int64): _INT64}
+_TYPES = {
+    np.dtype(np.float32): _FLOAT,
+    np.dtype(np.uint8): _UINT8,
+    np.dtype(np.int8): _INT8,
+    np.dtype(np.int64): _INT64,
+}
+# int8 products (`quantized`): weights in 7 bits per output column, so that no sum of two products of a row's 8-bit
+# piece and a weight overflows 16 bits (AVX2's VPMADDUBSW saturates there; with 7 bits every CPU sums exactly)
+_WEIGHT_LEVELS = 63
+_ROW_LEVELS = 127  # a row of activations in 8 bits around 128, on its own scale
 
 
 # The field numbers are onnx.proto's. ModelProto: ir_version 1, graph 7, opset_import 8 (OperatorSetIdProto: domain 1,
@@ -78,10 +90,17 @@ class _Graph:
     """Nodes, constants (small, in the graph: shapes and scalars, which shape inference reads) and weights (external
     data, their arrays by name), each node's output named after its place."""
 
-    def __init__(self):
+    def __init__(self, quantized: bool = False):
         self.nodes: list[bytes] = []
         self.constants: list[bytes] = []
         self.weights: dict[str, np.ndarray] = {}
+        self.quantized = quantized
+        if quantized:
+            self.constant("row_step", np.array(1 / _ROW_LEVELS, np.float32))
+            self.constant("least_step", np.array(1e-12, np.float32))  # a row of zeros
+            self.constant("middle", np.array(_ROW_LEVELS + 1, np.float32))
+            self.constant("middle_u8", np.array(_ROW_LEVELS + 1, np.uint8))
+            self.constant("zero_i8", np.array(0, np.int8))
 
     def constant(self, name: str, array: np.ndarray) -> str:
         self.constants.append(_field(5, _tensor(name, array)))
@@ -99,10 +118,23 @@ class _Graph:
         return output
 
     def linear(self, x: str, weight: tuple[np.ndarray, np.ndarray], name: str) -> str:
-        """x @ weight[0] + weight[1] (the weight [in, out], as `MiniLMRuntime` holds it)."""
-        return self.node(
-            "Add", self.node("MatMul", x, self.weight(f"{name}.w", weight[0])), self.weight(f"{name}.b", weight[1])
+        """x @ weight[0] + weight[1] (the weight [in, out], as `MiniLMRuntime` holds it); `quantized`, in integers:
+        each column of the weight on its own scale in 7 bits, each row of x (one word piece of one window) on its own
+        in 8 bits around 128, so that no other window read with it changes a window's figures."""
+        w, bias = weight
+        if not self.quantized:
+            return self.node("Add", self.node("MatMul", x, self.weight(f"{name}.w", w)), self.weight(f"{name}.b", bias))
+        column_scale = np.abs(w).max(axis=0) / _WEIGHT_LEVELS
+        column_scale = np.where(column_scale > 0, column_scale, 1).astype(np.float32)
+        levels = np.round(w / column_scale).astype(np.int8)
+        largest = self.node("ReduceMax", self.node("Abs", x), axes=[-1], keepdims=1)
+        row_scale = self.node("Max", self.node("Mul", largest, "row_step"), "least_step")
+        rows = self.node(
+            "Cast", self.node("Add", self.node("Round", self.node("Div", x, row_scale)), "middle"), to=_UINT8
         )
+        product = self.node("MatMulInteger", rows, self.weight(f"{name}.levels", levels), "middle_u8", "zero_i8")
+        scaled = self.node("Mul", self.node("Cast", product, to=_FLOAT), self.weight(f"{name}.scale", column_scale))
+        return self.node("Add", self.node("Mul", scaled, row_scale), self.weight(f"{name}.b", bias))
 
     def norm(self, x: str, weight: tuple[np.ndarray, np.ndarray], name: str, eps: float) -> str:
         gain, bias = self.weight(f"{name}.g", weight[0]), self.weight(f"{name}.b", weight[1])
@@ -110,13 +142,13 @@ class _Graph:
 
 
 def encoder_model(
-    layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float
+    layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float, quantized: bool = False
 ) -> tuple[bytes, dict[str, np.ndarray]]:
     """The ONNX model (serialised) of MiniLM's encoder `layers` (`MiniLMRuntime`'s parts: "query", ..., "output_norm")
     and its weights by name (external data): inputs "x" (the embeddings after their norm, [windows, pieces, width]) and
     "padding" (0 for a real piece, -1e9 for padding, [windows, 1, 1, pieces]); one output, the last layer's states
     ([windows, pieces, width])."""
-    g = _Graph()
+    g = _Graph(quantized)
     width = layers[0]["query"][0].shape[0]
     size = width // heads
     split = g.constant("split_heads", np.array([0, 0, heads, size], np.int64))
@@ -156,10 +188,12 @@ class Encoder:
     one text per thread; no memory arena per session: 13 readers would each keep one). Called with "x" and "padding"
     (`encoder_model`), it gives the last layer's states. Thread-safe, as a session's runs are."""
 
-    def __init__(self, layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float):
+    def __init__(
+        self, layers: list[dict[str, tuple[np.ndarray, np.ndarray]]], heads: int, eps: float, quantized: bool = False
+    ):
         import onnxruntime
 
-        model, weights = encoder_model(layers, heads, eps)
+        model, weights = encoder_model(layers, heads, eps, quantized)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1

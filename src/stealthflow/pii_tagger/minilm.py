@@ -123,9 +123,10 @@ class MiniLMRuntime:
 
     uses_case = False
 
-    def __init__(self, state: dict[str, np.ndarray], settings: dict, layers: int):
+    def __init__(self, state: dict[str, np.ndarray], settings: dict, layers: int, quantized: bool = False):
         """`state`: the weights by transformers' names (`base_weights()`, a tagger's trained layers and head on top);
-        `settings`: MiniLM's config; `layers`: how many encoder layers from the bottom to run."""
+        `settings`: MiniLM's config; `layers`: how many encoder layers from the bottom to run; `quantized`: the
+        layers' products in integers (encoder_graph.py)."""
         if (
             settings.get("hidden_act", "gelu") != "gelu"
             or settings.get("position_embedding_type", "absolute") != "absolute"
@@ -157,14 +158,18 @@ class MiniLMRuntime:
         ]
         self._classifier = linear("classifier") if "classifier.weight" in w else None
         self.tags = 0 if self._classifier is None else self._classifier[1].shape[0]  # the head's outputs
+        self.quantized = quantized
         self._encoder: Encoder | None = None  # made at the first reading
         self._making = threading.Lock()
 
     def _encoded(self) -> Encoder:
-        """The encoder layers' session, made once (it reads the layers' arrays and packs its own copy of them)."""
+        """The encoder layers' session, made once (it reads the layers' arrays, or integer copies of them, and packs
+        its own copy)."""
         with self._making:
             if self._encoder is None:
-                self._encoder = Encoder(self._layers, self.heads, float(self.eps))
+                self._encoder = Encoder(self._layers, self.heads, float(self.eps), self.quantized)
+                if self.quantized:  # the session holds integer copies of the weights: the float ones may go
+                    self._layers = []
         return self._encoder
 
     def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
@@ -248,9 +253,12 @@ _LAYER = {  # MiniLMRuntime's part -> its weights' name within an encoder layer
 }
 
 
-def minilm_with(trained: dict[str, np.ndarray], layers: int | None, source: object) -> MiniLMRuntime:
+def minilm_with(
+    trained: dict[str, np.ndarray], layers: int | None, source: object, quantized: bool = False
+) -> MiniLMRuntime:
     """The packaged MiniLM with a model's saved layers and head (`trained`, by transformers' names) in place of its
-    own, running its bottom `layers` (None: all). `source` names the model in errors."""
+    own, running its bottom `layers` (None: all), its products in integers if `quantized`. `source` names the model in
+    errors."""
     state = base_weights()
     head = {"classifier.weight", "classifier.bias"}
     unknown = sorted(set(trained) - set(state) - head)
@@ -261,7 +269,7 @@ def minilm_with(trained: dict[str, np.ndarray], layers: int | None, source: obje
         raise ValueError(f"{source}: weights of another shape than the packaged MiniLM's: {mismatched[:3]}")
     state.update(trained)
     settings = base_config()
-    return MiniLMRuntime(state, settings, layers or settings["num_hidden_layers"])
+    return MiniLMRuntime(state, settings, layers or settings["num_hidden_layers"], quantized)
 
 
 @cache

@@ -227,7 +227,7 @@ def read_reader(directory: Path) -> SpanReader:
     from safetensors.numpy import load_file
 
     card = json.loads((directory / CARD).read_text(encoding="utf-8"))
-    runtime = minilm_with(load_file(str(directory / WEIGHTS)), card.get("layers"), directory)
+    runtime = minilm_with(load_file(str(directory / WEIGHTS)), card.get("layers"), directory, quantized=True)
     if runtime.tags != 2:
         raise ValueError(f"{directory}: a head of two outputs (not, a private person's) was expected")
     languages = frozenset(card.get("languages", ENGLISH_ONLY))
