@@ -269,7 +269,7 @@ def test_a_name_reader_leaves_a_name_the_writer_introduces_or_greets_unread():
     assert runtime.read == 1
     found = candidate("Dana won the cup.", "Dana")
     assert reader.judge_many([found._replace(agreed=True)]) == [None]
-    assert "introduces or greets" in ", ".join(reader.kind.settling)
+    assert "after an explicit introduction, a relative or a greeting" in ", ".join(reader.kind.settling)
     # a reader's training scores every held-out example, those the detector keeps unread too
     assert reader.read([candidate(texts[0], "Dana Kirby")]) == [pytest.approx(0.2)]
 
@@ -487,6 +487,25 @@ def test_a_six_language_address_given_as_someones_in_its_language_is_kept_unread
     ]
     assert reader.judge_many([candidate(*pair, languages=GERMAN) for pair in texts]) == [None, pytest.approx(0.2)]
     assert runtime.read == 1
+
+
+def test_a_name_after_a_cue_that_may_name_an_organisation_is_read():
+    """A fake runtime: a name after an explicit introduction ("my name is", "ich heiße") or a relative is kept unread;
+    one after "this is" or "hier ist", which name an organisation calling as often, and a sign-off's are read."""
+    runtime = FakeRuntime(0.2)
+    reader = SpanReader(runtime, 20, 0.5, ENGLISH, "REAL_NAME")
+    unread = [
+        candidate("Hi, my name is Tamika Brooks and I need to move my appointment.", "Tamika Brooks"),
+        candidate("Hallo, ich heiße Jürgen Weißmann.", "Jürgen Weißmann", languages=GERMAN),
+        candidate("Meine Frau Katrin arbeitet bei Siemens.", "Katrin", languages=GERMAN),
+    ]
+    assert reader.judge_many(unread) == [None, None, None]
+    read = [
+        candidate("Hi, this is Riverside Family Dental calling about Thursday.", "Riverside Family Dental"),
+        candidate("Hier ist die Praxis Sonnenhof, wir haben morgen geschlossen.", "Praxis Sonnenhof", languages=GERMAN),
+        candidate("Thanks for your patience.\n\nKind regards, Customer Care", "Customer Care"),
+    ]
+    assert reader.judge_many(read) == [pytest.approx(0.2)] * 3
 
 
 @pytest.mark.real_model
@@ -869,11 +888,24 @@ def test_the_taggers_labels_whose_matches_are_read_are_the_recognizers():
             "Send the signed lease to dave.kowalski73@gmail.com by Friday.",
             "dave.kowalski73@gmail.com",
         ),
+        (
+            "REAL_NAME",  # the name reader reads the own-name recognizer's matches after "this is"
+            "Hi, this is Riverside Family Dental calling with an appointment reminder for Thursday.",
+            "Hi, this is Tamika Brooks, I need to move my appointment to next week.",
+            "Tamika Brooks",
+        ),
+        (
+            "REAL_NAME",  # and after a sign-off
+            "Our offices close on the 24th and reopen on the 2nd.\n\nKind regards, Customer Care",
+            "I'll send the forms on Monday.\n\nKind regards, Helen Forsyth",
+            "Helen Forsyth",
+        ),
     ],
-    ids=["ADDRESS", "EMAIL"],
+    ids=["ADDRESS", "EMAIL", "REAL_NAME-call", "REAL_NAME-sign-off"],
 )
 def test_an_organisations_value_is_left_in_clear_and_a_persons_masked(label, organisations, persons, value):
-    """The shipped detector: a shop's address or inbox stays as written; a private person's is masked."""
+    """The shipped detector: a shop's address or inbox, an organisation calling or signing off stays as written; a
+    private person's is masked."""
     detector = Detector(build_recognizers(models=True))
     assert [s.type for s in detector.detect(organisations) if s.type == label] == []
     assert [persons[s.start : s.end] for s in detector.detect(persons) if s.type == label] == [value]

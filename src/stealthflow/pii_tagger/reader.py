@@ -48,7 +48,7 @@ import numpy as np
 from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
-from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, introduced
+from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, named_or_related
 from stealthflow.placeholders.domains import public_host
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
@@ -129,7 +129,11 @@ class SpanReader:
             _PAST_BUDGET,
             *(("or given as someone's",) if self.label in GIVEN_AS_OWN else ()),
             *(("or on a private network's host",) if self.label == "EMAIL" else ()),
-            *(("or a name the writer introduces or greets",) if self.label == "REAL_NAME" else ()),
+            *(
+                ("or a name after an explicit introduction, a relative or a greeting",)
+                if self.label == "REAL_NAME"
+                else ()
+            ),
             *(("or a pattern recognizer finds it too",) if self.label not in AGREED_READ | MATCHED else ()),
         )
         return Kind(("reader",), None, f"{name} reader", settling)
@@ -137,11 +141,13 @@ class SpanReader:
     def settled(self, candidate: Candidate) -> bool:
         """Whether a span is kept unread, masked: one a pattern recognizer found too is masked by that match whatever a
         reading says (but `AGREED_READ`: the reader reads those spans as well, detector.py); a name the writer
-        introduces or greets ("my name is", "my sister", "Hi X,"), an address or e-mail address given as someone's
-        ("mail me at", "ich wohne in der": a personal word of the reader's languages) and a phone number given as the
-        writer's ("call me on", "ruf mich an") are a private person's without a reading (the readers' CPU on messages
-        full of contact details); so is an e-mail address on a host of a private network ("ops@build-01.corp"), which
-        the e-mail reader never saw in training (it learnt organisations' public inboxes)."""
+        introduces explicitly or greets ("my name is", "my sister", "Hi X,"; not after "this is", "I'm", which an
+        organisation calling says too: benchmarks/results/pii_name_reader_introductions.md), an address or e-mail
+        address given as someone's ("mail me at", "ich wohne in der": a personal word of the reader's languages) and a
+        phone number given as the writer's ("call me on", "ruf mich an") are a private person's without a reading (the
+        readers' CPU on messages full of contact details); so is an e-mail address on a host of a private network
+        ("ops@build-01.corp"), which the e-mail reader never saw in training (it learnt organisations' public
+        inboxes)."""
         text, start = candidate.text, candidate.start
         own_languages = candidate.languages & self.languages or ENGLISH_ONLY
         if (words := GIVEN_AS_OWN.get(self.label)) and given_as_own(text, start, own_languages, words):
@@ -150,7 +156,7 @@ class SpanReader:
             return True
         if candidate.agreed and self.label not in AGREED_READ:
             return True
-        return self.label == "REAL_NAME" and (introduced(text, start) or greeted_name(text, start, candidate.end))
+        return self.label == "REAL_NAME" and (named_or_related(text, start) or greeted_name(text, start, candidate.end))
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if self.reads_text_of(languages) else 0.0

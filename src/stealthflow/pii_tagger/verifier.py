@@ -43,7 +43,8 @@ from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.placeholders.common_words import at_ceiling, common_word, frequent_in, function_word
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
-from stealthflow.placeholders.recognizers.introductions import GREETINGS, greeted, introduced_before
+from stealthflow.placeholders.recognizers.introductions import GREETINGS, greeted, introduced_before, related_before
+from stealthflow.placeholders.recognizers.languages import named_explicitly
 from stealthflow.placeholders.recognizers.public_names import (
     brand,
     city_names,
@@ -144,6 +145,16 @@ def name_features(
 def introduced(text: str, start: int) -> bool:
     """A self-introduction or a relative just before the name at text[start:] ("my name is", "meine Frau", "my sister")."""
     return introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+
+
+def named_or_related(text: str, start: int) -> bool:
+    """An explicit introduction ("my name is", "ich heiße": `named_explicitly`) or a relative just before the name at
+    text[start:]; not a cue an organisation says of itself too ("this is", "hier ist") nor "I'm", "je suis"."""
+    return (
+        named_explicitly(text, start)
+        or related_before(text, start)
+        or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+    )
 
 
 def given_as_own(text: str, start: int, languages: frozenset[str], words: str) -> bool:

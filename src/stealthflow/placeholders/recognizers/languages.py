@@ -257,6 +257,11 @@ def given_or_dropped(word: str) -> bool:
     return given_name(word) or word.casefold() in _stop_word_names()
 
 
+def stop_word_name(value: str) -> bool:
+    """Whether `value` is one word the name lexicon leaves out as an English stop word ("Will", "may")."""
+    return value.casefold() in _stop_word_names()
+
+
 @cache
 def _stop_word_names() -> frozenset[str]:
     return frozenset(listed(ENGLISH, "stop_word_names"))
