@@ -43,7 +43,12 @@ from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.placeholders.common_words import at_ceiling, common_word, frequent_in, function_word
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
-from stealthflow.placeholders.recognizers.introductions import GREETINGS, greeted, introduced_before, related_before
+from stealthflow.placeholders.recognizers.introductions import (
+    GREETINGS,
+    RELATIVES_OF_LANGUAGES,
+    greeted,
+    introduced_before,
+)
 from stealthflow.placeholders.recognizers.languages import named_explicitly
 from stealthflow.placeholders.recognizers.public_names import (
     brand,
@@ -59,7 +64,8 @@ from stealthflow.resources import resource_dir
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _REACH = 40  # characters before a name that a cue may take, as introductions.py reads them
-_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES})\s*,?\s*$")
+# a relative or close person of any covered language just before a name ("my sister |Ana", "meine Frau |Katrin")
+_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES}|{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
 _GREETING_BEFORE = re.compile(rf"(?<!\w)(?i:{GREETINGS})\s*,?\s*$")
 _OPENING_MARKS = " \t\"'«„“(-*#>"
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")
@@ -150,11 +156,7 @@ def introduced(text: str, start: int) -> bool:
 def named_or_related(text: str, start: int) -> bool:
     """An explicit introduction ("my name is", "ich heiße": `named_explicitly`) or a relative just before the name at
     text[start:]; not a cue an organisation says of itself too ("this is", "hier ist") nor "I'm", "je suis"."""
-    return (
-        named_explicitly(text, start)
-        or related_before(text, start)
-        or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
-    )
+    return named_explicitly(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
 
 
 def given_as_own(text: str, start: int, languages: frozenset[str], words: str) -> bool:

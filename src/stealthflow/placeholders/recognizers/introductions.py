@@ -18,7 +18,6 @@ from stealthflow.placeholders.recognizers.languages import one_of
 RELATIVES_OF_LANGUAGES = one_of(tuple(word for code in OTHERS for word in language_file(code)["relatives"]))
 _INTRODUCTIONS = one_of(tuple(word for code in COVERED for word in language_file(code)["introductions"]))
 _INTRODUCED_BEFORE = re.compile(rf"(?<!\w)(?i:{_INTRODUCTIONS}|{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
-_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
 _REACH = 40  # characters before a name that its cue may take ("o meu nome é", "mon meilleur ami,")
 # The greetings of every covered language (`greetings` of data/languages/<code>.yaml), as an alternation: a salutation
 # line's here, the PII tagger's filters' too (employer.py, public.py).
@@ -30,11 +29,6 @@ _GREETING_AFTER = re.compile(r"[ \t]*(?:[,!]|\n|$)")
 def introduced_before(text: str, start: int) -> bool:
     """Whether text[start:] follows a self-introduction or a relative of any covered language ("Ich heiße |Thomas")."""
     return _INTRODUCED_BEFORE.search(text, max(0, start - _REACH), start) is not None
-
-
-def related_before(text: str, start: int) -> bool:
-    """Whether text[start:] follows a relative or close person of the six other languages ("meine Frau |Katrin")."""
-    return _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
 
 
 def greeted(text: str, start: int, end: int) -> bool:
