@@ -148,15 +148,20 @@ def name_features(
     ]
 
 
+def _related(text: str, start: int) -> bool:
+    """A relative or close person just before the name at text[start:] ("my sister", "meine Frau")."""
+    return _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+
+
 def introduced(text: str, start: int) -> bool:
     """A self-introduction or a relative just before the name at text[start:] ("my name is", "meine Frau", "my sister")."""
-    return introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+    return introduced_before(text, start) or _related(text, start)
 
 
 def named_or_related(text: str, start: int) -> bool:
     """An explicit introduction ("my name is", "ich heiße": `named_explicitly`) or a relative just before the name at
     text[start:]; not a cue an organisation says of itself too ("this is", "hier ist") nor "I'm", "je suis"."""
-    return named_explicitly(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+    return named_explicitly(text, start) or _related(text, start)
 
 
 def given_as_own(text: str, start: int, languages: frozenset[str], words: str) -> bool:
