@@ -778,7 +778,10 @@ def test_a_recipe_takes_its_bases_fields_under_its_own(tmp_path, monkeypatch):
     assert (loaded.label, loaded.languages, loaded.epochs, loaded.threshold) == ("PHONE", ["de", "fr"], 2.0, 0.1)
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     phones = load_reader_recipe(Path("training/pii-phone-reader-multilingual.yaml"))
-    assert phones.languages == ["de", "fr", "es", "it", "nl", "pt"] and len(phones.annotated) == 45
+    assert phones.languages == ["de", "fr", "es", "it", "nl", "pt"] and len(phones.annotated) == 60
+    employers = load_reader_recipe(Path("training/pii-employer-reader-multilingual.yaml"))  # its own list over the base's
+    assert employers.languages == phones.languages and len(employers.annotated) == 45
+    assert set(employers.annotated) < set(phones.annotated)
 
 
 def test_a_missing_or_circular_base_is_named_and_trains_nothing(tmp_path):
