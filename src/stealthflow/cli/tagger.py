@@ -136,18 +136,26 @@ def finetune(
 def reader(
     recipe: _recipe_option("reader", "training/pii-health-reader.yaml"),
     set_: _set_option("epochs=1") = None,
+    head_only: Annotated[
+        bool,
+        typer.Option(
+            "--head-only",
+            help="train only the sentence head, into the reader the recipe wrote (its MiniLM layers kept)",
+        ),
+    ] = False,
 ) -> None:
     """Train a reader: MiniLM telling a private person's health, name, money, address, workplace or phone number from
-    no one's."""
-    from stealthflow.pii_tagger.training.reader import load_reader_recipe, train_reader
+    no one's (and, with the recipe's `sentence_head`, a second reading by the multilingual sentence encoder)."""
+    from stealthflow.pii_tagger.training.reader import add_sentence_head, load_reader_recipe, train_reader
 
     def report(card: dict) -> None:
         console.print(
             f"held-out texts' ROC AUC {card.get('validation_auc', 'n/a')} "
-            f"(the context model's {card.get('validation_auc_context_model', 'n/a')})"
+            f"(the context model's {card.get('validation_auc_context_model', 'n/a')}; "
+            f"MiniLM's alone {card.get('validation_auc_minilm', 'n/a')})"
         )
 
-    _run_recipe(recipe, set_, load_reader_recipe, train_reader, report=report)
+    _run_recipe(recipe, set_, load_reader_recipe, add_sentence_head if head_only else train_reader, report=report)
 
 
 @tagger_app.command()

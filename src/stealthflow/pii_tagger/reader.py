@@ -48,6 +48,8 @@ import numpy as np
 from stealthflow.pii_tagger.candidate import Candidate, Kind
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
+from stealthflow.pii_tagger.sentence_head import SentenceHead, read_head
+from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, named_or_related
 from stealthflow.placeholders.domains import public_host
 from stealthflow.placeholders.types import Span
@@ -119,6 +121,7 @@ class SpanReader:
     threshold: float
     languages: frozenset[str] = ENGLISH_ONLY
     label: str = "HEALTH"
+    head: SentenceHead | None = None  # a second reading, averaged with MiniLM's (sentence_head.py)
     reads = None  # every span of its label (context_model.ContextModel.reads)
 
     @property
@@ -182,7 +185,9 @@ class SpanReader:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
         in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
         for a span `unread` names or whose piece would take the word pieces read in its text past `MAX_READ_PIECES`.
-        Without `unread` every span is read, as a reader's training scores its held-out examples."""
+        Without `unread` every span is read, as a reader's training scores its held-out examples. With a sentence head,
+        a span's score is the mean of MiniLM's reading and the head's (MiniLM's alone when the head's package is
+        missing)."""
         words = vocabulary()
         memo = _READ.get()
         # piece of text -> (its word pieces' offsets, their probabilities)
@@ -206,14 +211,24 @@ class SpanReader:
         probabilities = self.runtime.padded_probabilities([window for window, _ in pending.values()])
         for (piece, (_, offsets)), found in zip(pending.items(), probabilities, strict=True):
             read[piece] = (offsets, found)
-        scores = []
+        scores: list[float | None] = []
+        seen = []  # the spans MiniLM read, as (piece, start, end), and where their score is
         for piece, start, end in spans:
             if piece is None or piece not in read:
                 scores.append(None)
                 continue
             offsets, found = read[piece]
             inside = [n + 1 for n, (a, b) in enumerate(offsets) if b > a and a < end and start < b]
+            if inside:
+                seen.append(((piece, start, end), len(scores)))
             scores.append(float(found[inside, 1].mean()) if inside else 1.0)  # a span cut off: kept
+        if self.head is not None and seen:
+            try:
+                second = self.head.scores([span for span, _ in seen])
+            except TableUnavailable:  # without the sentence encoder's package: MiniLM's reading alone
+                return scores
+            for (_, at), score in zip(seen, second, strict=True):
+                scores[at] = (scores[at] + float(score)) / 2
         return scores
 
 
@@ -237,7 +252,8 @@ def read_reader(directory: Path) -> SpanReader:
     if runtime.tags != 2:
         raise ValueError(f"{directory}: a head of two outputs (not, a private person's) was expected")
     languages = frozenset(card.get("languages", ENGLISH_ONLY))
-    return SpanReader(runtime, card["window"], card["threshold"], languages, card.get("label", "HEALTH"))
+    head = read_head(directory / card["sentence_head"]) if card.get("sentence_head") else None
+    return SpanReader(runtime, card["window"], card["threshold"], languages, card.get("label", "HEALTH"), head)
 
 
 @cache

@@ -54,6 +54,9 @@ class ReaderRecipe(BaseModel):
     validation_share: float = Field(0.1, ge=0, lt=1)
     threads: int = 2
     seed: int = 0
+    # a second reading by the multilingual sentence encoder, averaged with MiniLM's (pii_tagger/sentence_head.py)
+    sentence_head: bool = False
+    head_width: int = Field(256, ge=1)  # the head's hidden units
 
 
 def load_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> ReaderRecipe:
@@ -170,8 +173,90 @@ def encode(tokenizer, example: dict, window: int) -> tuple[list[int], list[int]]
     return (encoded["input_ids"], labels) if any(label != -100 for label in labels) else None
 
 
+def _split(recipe: ReaderRecipe, examples: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(training, validation) examples: a random `validation_share` of the texts (their `group`) held out."""
+    held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
+    return [e for e in examples if e["group"] not in held], [e for e in examples if e["group"] in held]
+
+
+def _examples(recipe: ReaderRecipe) -> list[dict]:
+    examples = reader_examples(recipe.annotated, recipe.mentions, recipe.languages, recipe.label, recipe.matches)
+    if not examples:
+        raise DataError(f"no {recipe.label} example in the recipe's files")
+    return examples
+
+
+def _pieces(examples: list[dict], window: int) -> list[tuple[str, int, int]]:
+    """Each example's sentence as its reader reads it (`local_piece`) and its span there."""
+    pieces = []
+    for e in examples:
+        low, high = local_piece(e["text"], e["start"], e["end"], window)
+        pieces.append((e["text"][low:high], e["start"] - low, e["end"] - low))
+    return pieces
+
+
+def train_sentence_head(recipe: ReaderRecipe, train: list[dict]):
+    """The perceptron of a sentence head (pii_tagger/sentence_head.py) fit on the training examples' sentence
+    features (scikit-learn's, early stopping on a tenth of them)."""
+    from sklearn.neural_network import MLPClassifier
+
+    from stealthflow.pii_tagger.sentence_head import SentenceHead, features
+
+    model = MLPClassifier((recipe.head_width,), alpha=1e-3, max_iter=60, early_stopping=True, random_state=recipe.seed)
+    model.fit(features(_pieces(train, recipe.window)), [e["personal"] for e in train])
+    (hidden, out), (hidden_bias, out_bias) = model.coefs_, model.intercepts_
+    return SentenceHead(hidden, hidden_bias, out[:, 0], float(out_bias[0]))
+
+
+def add_sentence_head(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict:
+    """Train the sentence head alone into the reader the recipe wrote (`out`, its MiniLM layers kept), score the
+    held-out texts again, rewrite the card; return it."""
+    card_path = recipe.out / CARD
+    if not card_path.exists():
+        raise DataError(f"{recipe.out}: no reader there to add a sentence head to (train it first)")
+    started = time.time()
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    recipe = recipe.model_copy(update={"sentence_head": True})
+    train, validation = _split(recipe, _examples(recipe))
+    card |= _with_head(recipe, train, validation, log)
+    card["head_seconds"] = round(time.time() - started)
+    card_path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return card | {"seconds": card["head_seconds"]}
+
+
+def _with_head(recipe: ReaderRecipe, train: list[dict], validation: list[dict], log) -> dict:
+    """Train and write the sentence head; the card's fields for it (the held-out AUC with MiniLM alone and with both)."""
+    from safetensors.numpy import save_file
+
+    from stealthflow.pii_tagger.sentence_head import HEAD
+
+    log(f"sentence head: {len(train)} examples")
+    head = train_sentence_head(recipe, train)
+    save_file(head.tensors(), str(recipe.out / HEAD))
+    fields = {"sentence_head": HEAD, "recipe": recipe.model_dump(mode="json")}
+    if validation and len({e["personal"] for e in validation}) == 2:
+        from dataclasses import replace
+
+        from stealthflow.pii_tagger.reader import read_reader
+
+        reader = replace(read_reader(recipe.out), head=None)
+        fields["validation_auc_minilm"] = _auc(reader, validation)
+        fields["validation_auc"] = _auc(replace(reader, head=head), validation)
+    return fields
+
+
+def _auc(reader, validation: list[dict]) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    from stealthflow.pii_tagger.candidate import Candidate
+
+    candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation]
+    return round(float(roc_auc_score([e["personal"] for e in validation], reader.read(candidates))), 3)
+
+
 def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict:
-    """Train, score the held-out texts, write reader.safetensors and reader.json (the card); return the card."""
+    """Train, score the held-out texts, write reader.safetensors and reader.json (the card) and, with
+    `sentence_head`, head.safetensors; return the card."""
     import numpy as np
     import torch
     from safetensors.torch import save_file
@@ -180,12 +265,7 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
     from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
 
-    examples = reader_examples(recipe.annotated, recipe.mentions, recipe.languages, recipe.label, recipe.matches)
-    if not examples:
-        raise DataError(f"no {recipe.label} example in the recipe's files")
-    held = {g for g in {e["group"] for e in examples} if zlib.crc32(g.encode()) % 1000 < recipe.validation_share * 1000}
-    train = [e for e in examples if e["group"] not in held]
-    validation = [e for e in examples if e["group"] in held]
+    train, validation = _split(recipe, _examples(recipe))
     if recipe.top_layers > recipe.layers:
         raise DataError(f"top_layers ({recipe.top_layers}) must not exceed layers ({recipe.layers})")
     torch.manual_seed(recipe.seed)
@@ -252,5 +332,8 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         if context := shipped_context_model(recipe.label):
             card["validation_auc_context_model"] = round(float(roc_auc_score(truth, context.judge_many(candidates))), 3)
         card["validation_personal_share"] = round(float(np.mean(truth)), 3)
+    if recipe.sentence_head:
+        (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
+        card |= _with_head(recipe, train, validation, log)
     (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card
