@@ -1017,3 +1017,13 @@ def test_a_head_is_added_only_to_a_reader_that_is_there(tmp_path):
     recipe.write_text(f"mentions: []\nout: {tmp_path / 'none'}\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--head-only"])
     assert result.exit_code != 0 and "no reader there" in result.output
+
+
+@pytest.mark.real_model
+def test_the_six_languages_readers_but_the_name_readers_read_with_a_sentence_head():
+    """As shipped (benchmarks/results/pii_readers_sentence_head_but_names.md): the English readers and the six
+    languages' name reader read with MiniLM alone."""
+    heads = {(r.label, "en" in r.languages): r.head is not None for r in shipped_readers()}
+    assert {key for key, has in heads.items() if has} == {
+        (label, False) for label in ("HEALTH", "EMPLOYER", "ADDRESS", "FINANCE", "PHONE")
+    }
