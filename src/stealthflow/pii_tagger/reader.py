@@ -26,8 +26,8 @@ English, a multilingual one the texts routed to the multilingual student (de, fr
 tagger's spans of its label there after the label's verifier, if it has one (recognizer.py) and, when the tagger
 runs, the pattern recognizers' matches of its label there (`MATCHES_READ | MATCHED` for an English reader,
 `READ_IN_EVERY_LANGUAGE` for another: `reads_matches_of`, detector.py): a span scoring below the threshold is dropped.
-The six languages' health, employer, address, money and phone readers also read with a sentence head (their card's
-`sentence_head`; sentence_head.py): a span's score is the mean of MiniLM's reading and the head's.
+The six languages' readers also read with a sentence head (their card's `sentence_head`; sentence_head.py): a span's
+score is the mean of MiniLM's reading and the head's.
 Like the context model (context_model.py) it reads the span's own sentence only (`local_piece`), so nothing
 elsewhere in a message can decide whether the writer's own value is masked. Each is shipped as reader.json (the
 label, the layers, the window, the languages, the threshold and how it was chosen) and reader.safetensors (the

@@ -6,10 +6,10 @@ the span replaced by "X", of the span alone, and the product of the last two, re
 whose card names a head (`HEAD`) scores a span with the mean of its MiniLM reading and this one.
 
 MiniLM's word pieces are English ones; the sentence encoder was trained on about sixteen languages, so it reads the six
-languages' sentences as sentences. Their health, employer, address, money and phone readers have a head (held-out ROC
-AUC 0.833-0.960 -> 0.910-0.984; development texts without personal data flagged 586 -> 546 of 2 940 at the same
-recall: benchmarks/results/pii_readers_sentence_head_but_names.md); their name reader has none (with one, an unread
-judge flagged more public names), nor do the English readers (no gain on development).
+languages' sentences as sentences. Each of their readers has a head (held-out ROC AUC 0.833-0.960 -> 0.910-0.984;
+development texts without personal data flagged 586 -> 496 of 2 940 at the same recall:
+benchmarks/results/pii_readers_sentence_head_but_names.md, pii_name_reader_languages_chat.md); the English readers
+have none (no gain on English development: pii_readers_sentence_head_english.md).
 """
 
 from __future__ import annotations
