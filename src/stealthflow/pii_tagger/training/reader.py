@@ -240,18 +240,20 @@ def _with_head(recipe: ReaderRecipe, train: list[dict], validation: list[dict], 
         from stealthflow.pii_tagger.reader import read_reader
 
         reader = replace(read_reader(recipe.out), head=None)
-        fields["validation_auc_minilm"] = _auc(reader, validation)
-        fields["validation_auc"] = _auc(replace(reader, head=head), validation)
+        fields["validation_auc_minilm"] = _auc(reader.read, validation)
+        fields["validation_auc"] = _auc(replace(reader, head=head).read, validation)
     return fields
 
 
-def _auc(reader, validation: list[dict]) -> float:
+def _auc(score, validation: list[dict]) -> float:
+    """The held-out examples' ROC AUC under `score` (candidates -> their scores: a reader's `read`, a context model's
+    `judge_many`)."""
     from sklearn.metrics import roc_auc_score
 
     from stealthflow.pii_tagger.candidate import Candidate
 
     candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation]
-    return round(float(roc_auc_score([e["personal"] for e in validation], reader.read(candidates))), 3)
+    return round(float(roc_auc_score([e["personal"] for e in validation], score(candidates))), 3)
 
 
 def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict:
@@ -260,7 +262,6 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
     import numpy as np
     import torch
     from safetensors.torch import save_file
-    from sklearn.metrics import roc_auc_score
 
     from stealthflow.pii_tagger.context_model import shipped_context_model
     from stealthflow.pii_tagger.model import base_model
@@ -320,18 +321,13 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         "recipe": recipe.model_dump(mode="json"),
     }
     if validation and len({e["personal"] for e in validation}) == 2:
-        from stealthflow.pii_tagger.candidate import Candidate
         from stealthflow.pii_tagger.reader import read_reader
 
         (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
-        candidates = [
-            Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({e["lang"]}), False) for e in validation
-        ]
-        truth = [e["personal"] for e in validation]
-        card["validation_auc"] = round(float(roc_auc_score(truth, read_reader(recipe.out).read(candidates))), 3)
+        card["validation_auc"] = _auc(read_reader(recipe.out).read, validation)
         if context := shipped_context_model(recipe.label):
-            card["validation_auc_context_model"] = round(float(roc_auc_score(truth, context.judge_many(candidates))), 3)
-        card["validation_personal_share"] = round(float(np.mean(truth)), 3)
+            card["validation_auc_context_model"] = _auc(context.judge_many, validation)
+        card["validation_personal_share"] = round(float(np.mean([e["personal"] for e in validation])), 3)
     if recipe.sentence_head:
         (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
         card |= _with_head(recipe, train, validation, log)
