@@ -798,15 +798,21 @@ def test_a_missing_or_circular_base_is_named_and_trains_nothing(tmp_path):
         load_reader_recipe(recipe)
 
 
-@pytest.mark.real_model
-def test_the_command_trains_a_reader_end_to_end(tmp_path):
-    """The CLI, for real: one layer of MiniLM, one epoch of the written mentions above."""
+def tiny_recipe(tmp_path: Path, extra: str = "") -> Path:
+    """A recipe of one MiniLM layer on the written mentions above (four times over), writing to tmp_path/reader."""
     mentions = tmp_path / "mentions.jsonl"
     mentions.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(
-        f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\n", encoding="utf-8"
+        f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\n{extra}", encoding="utf-8"
     )
+    return recipe
+
+
+@pytest.mark.real_model
+def test_the_command_trains_a_reader_end_to_end(tmp_path):
+    """The CLI, for real: one layer of MiniLM, one epoch of the written mentions above."""
+    recipe = tiny_recipe(tmp_path)
     result = CliRunner().invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--set", "epochs=1"])
     assert result.exit_code == 0, result.output
     assert "held-out texts' ROC AUC" in result.output
@@ -991,13 +997,7 @@ def test_without_the_encoders_package_a_reader_scores_with_minilm_alone(monkeypa
 @pytest.mark.real_model
 def test_a_head_is_trained_into_a_reader_and_loaded_with_it(tmp_path):
     """The CLI, for real: a one-layer reader trained, then `--head-only` adds a head the runtime loads and reads with."""
-    mentions = tmp_path / "mentions.jsonl"
-    mentions.write_text("".join(json.dumps(row) + "\n" for row in MENTIONS * 4), encoding="utf-8")
-    recipe = tmp_path / "recipe.yaml"
-    recipe.write_text(
-        f"mentions: [{mentions}]\nout: {tmp_path / 'reader'}\nlayers: 1\ntop_layers: 1\nhead_width: 8\n",
-        encoding="utf-8",
-    )
+    recipe = tiny_recipe(tmp_path, "head_width: 8\n")
     runner = CliRunner()
     assert runner.invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--set", "epochs=1"]).exit_code == 0
     assert read_reader(tmp_path / "reader").head is None
