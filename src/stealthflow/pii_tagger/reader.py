@@ -226,7 +226,9 @@ class SpanReader:
             scores.append(float(found[inside, 1].mean()) if inside else 1.0)  # a span cut off: kept
         if self.head is not None and seen:
             try:
-                second = self.head.scores([span for span, _ in seen])
+                second = self.head.scores(
+                    [span for span, _ in seen], memo.setdefault("sentences", {}) if memo is not None else None
+                )
             except TableUnavailable:  # without the sentence encoder's package: MiniLM's reading alone
                 return scores
             for (_, at), score in zip(seen, second, strict=True):
@@ -237,8 +239,8 @@ class SpanReader:
 @contextmanager
 def one_reading() -> Iterator[None]:
     """Within it (one detection call: the pattern recognizers' HEALTH matches and the tagger's HEALTH spans often share
-    a sentence), each reader reads a piece of text once; nothing read is kept after it, so no call's time depends on
-    another's text."""
+    a sentence), each reader reads a piece of text once and the sentence heads encode a text once; nothing read is kept
+    after it, so no call's time depends on another's text."""
     token = _READ.set({})
     try:
         yield
