@@ -1027,3 +1027,25 @@ def test_the_six_languages_readers_read_with_a_sentence_head_and_the_english_one
     assert {key for key, has in heads.items() if has} == {
         (label, False) for label in ("HEALTH", "REAL_NAME", "EMPLOYER", "ADDRESS", "FINANCE", "PHONE")
     }
+
+
+def test_within_one_reading_the_sentence_heads_encode_a_text_once(monkeypatch):
+    class CountingEncoder:
+        """A fake sentence encoder (labelled as such): zero embeddings, counting the texts it encodes."""
+
+        encoded = 0
+
+        def encode(self, texts):
+            self.encoded += len(texts)
+            return np.zeros((len(texts), 512), dtype=np.float32)
+
+    encoder = CountingEncoder()
+    monkeypatch.setattr(sentence_head, "sentence_encoder", lambda: encoder)
+    first = replace(SpanReader(FakeRuntime(0.2), window=20, threshold=0.3), head=head_of(0.0))
+    second = replace(first, runtime=FakeRuntime(0.4), label="REAL_NAME")
+    spans = [candidate("My son has asthma.", "asthma")]
+    with span_reader.one_reading():
+        assert first.read(spans) == [pytest.approx(0.35)] and second.read(spans) == [pytest.approx(0.45)]
+    assert encoder.encoded == 3  # the sentence, the sentence without the span, the span: once for both readers
+    first.read(spans)
+    assert encoder.encoded == 6  # nothing is kept after the reading
