@@ -996,7 +996,8 @@ def test_without_the_encoders_package_a_reader_scores_with_minilm_alone(monkeypa
 
 @pytest.mark.real_model
 def test_a_head_is_trained_into_a_reader_and_loaded_with_it(tmp_path):
-    """The CLI, for real: a one-layer reader trained, then `--head-only` adds a head the runtime loads and reads with."""
+    """The CLI, for real: a one-layer reader trained, then `--head-only` adds a head the runtime loads and reads
+    with."""
     recipe = tiny_recipe(tmp_path, "head_width: 8\n")
     runner = CliRunner()
     assert runner.invoke(app, ["tagger", "reader", "--recipe", str(recipe), "--set", "epochs=1"]).exit_code == 0
@@ -1021,8 +1022,8 @@ def test_a_head_is_added_only_to_a_reader_that_is_there(tmp_path):
 
 @pytest.mark.real_model
 def test_the_six_languages_readers_read_with_a_sentence_head_and_the_english_ones_without():
-    """As shipped (benchmarks/results/pii_readers_sentence_head_but_names.md, pii_name_reader_languages_chat.md): on
-    English development the heads gained nothing."""
+    """As shipped (benchmarks/results/pii_readers_sentence_head_but_names.md,
+    pii_name_reader_languages_chat_mentions.md): on English development the heads gained nothing."""
     heads = {(r.label, "en" in r.languages): r.head is not None for r in shipped_readers()}
     assert {key for key, has in heads.items() if has} == {
         (label, False) for label in ("HEALTH", "REAL_NAME", "EMPLOYER", "ADDRESS", "FINANCE", "PHONE")

@@ -7,9 +7,9 @@ whose card names a head (`HEAD`) scores a span with the mean of its MiniLM readi
 
 MiniLM's word pieces are English ones; the sentence encoder was trained on about sixteen languages, so it reads the six
 languages' sentences as sentences. Each of their readers has a head (held-out ROC AUC 0.833-0.960 -> 0.910-0.984;
-development texts without personal data flagged 586 -> 496 of 2 940 at the same recall:
-benchmarks/results/pii_readers_sentence_head_but_names.md, pii_name_reader_languages_chat.md); the English readers
-have none (no gain on English development: pii_readers_sentence_head_english.md).
+development texts without personal data flagged 586 -> 496 of 2 940 at the same recall: benchmarks/results/
+pii_readers_sentence_head_but_names.md, pii_name_reader_languages_chat_mentions.md); the English readers have none (no
+gain on English development: pii_readers_sentence_head_english.md).
 """
 
 from __future__ import annotations
