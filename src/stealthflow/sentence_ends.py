@@ -105,3 +105,9 @@ def local_piece(text: str, start: int, end: int, window: int) -> tuple[int, int]
     reach = window * WORD_REACH
     stop = sentence_end(text, end, reach)
     return sentence_start(text, start, reach), stop.start() if stop else min(len(text), end + reach)
+
+
+def span_in_piece(text: str, start: int, end: int, window: int) -> tuple[str, int, int]:
+    """The text a span is scored on (`local_piece`) and the span's start and end within it."""
+    low, high = local_piece(text, start, end, window)
+    return text[low:high], start - low, end - low

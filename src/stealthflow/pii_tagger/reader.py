@@ -56,7 +56,7 @@ from stealthflow.pii_tagger.verifier import given_as_own, greeted_name, named_or
 from stealthflow.placeholders.domains import public_host
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
-from stealthflow.sentence_ends import local_piece
+from stealthflow.sentence_ends import span_in_piece
 
 if TYPE_CHECKING:
     from stealthflow.placeholders.language import Reading
@@ -201,15 +201,14 @@ class SpanReader:
             if unread(c):
                 spans.append((None, 0, 0))
                 continue
-            low, high = local_piece(c.text, c.start, c.end, self.window)
-            piece = c.text[low:high]
+            piece, start, end = span_in_piece(c.text, c.start, c.end, self.window)
             if piece not in read and piece not in pending and budgets.get(c.text, MAX_READ_PIECES) > 0:
                 encoding = words.tokenizer.encode(piece, add_special_tokens=False)
                 window = np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep])
                 budgets[c.text] = budgets.get(c.text, MAX_READ_PIECES) - len(window)
                 if budgets[c.text] >= 0:
                     pending[piece] = (window, encoding.offsets[:MAX_PIECES])
-            spans.append((piece, c.start - low, c.end - low))
+            spans.append((piece, start, end))
         probabilities = self.runtime.padded_probabilities([window for window, _ in pending.values()])
         for (piece, (_, offsets)), found in zip(pending.items(), probabilities, strict=True):
             read[piece] = (offsets, found)

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.reader import CARD, MATCHED, MAX_PIECES, WEIGHTS
-from stealthflow.sentence_ends import local_piece
+from stealthflow.sentence_ends import span_in_piece
 
 
 class ReaderRecipe(BaseModel):
@@ -164,11 +164,8 @@ def reader_examples(
 def encode(tokenizer, example: dict, window: int) -> tuple[list[int], list[int]] | None:
     """(word-piece ids, labels: the example's on its span's pieces, -100 elsewhere) of its sentence, or None when its
     span falls outside the pieces read."""
-    low, high = local_piece(example["text"], example["start"], example["end"], window)
-    start, end = example["start"] - low, example["end"] - low
-    encoded = tokenizer(
-        example["text"][low:high], return_offsets_mapping=True, truncation=True, max_length=MAX_PIECES + 2
-    )
+    piece, start, end = span_in_piece(example["text"], example["start"], example["end"], window)
+    encoded = tokenizer(piece, return_offsets_mapping=True, truncation=True, max_length=MAX_PIECES + 2)
     labels = [example["personal"] if b > a and a < end and start < b else -100 for a, b in encoded["offset_mapping"]]
     return (encoded["input_ids"], labels) if any(label != -100 for label in labels) else None
 
@@ -186,15 +183,6 @@ def _examples(recipe: ReaderRecipe) -> list[dict]:
     return examples
 
 
-def _pieces(examples: list[dict], window: int) -> list[tuple[str, int, int]]:
-    """Each example's sentence as its reader reads it (`local_piece`) and its span there."""
-    pieces = []
-    for e in examples:
-        low, high = local_piece(e["text"], e["start"], e["end"], window)
-        pieces.append((e["text"][low:high], e["start"] - low, e["end"] - low))
-    return pieces
-
-
 def train_sentence_head(recipe: ReaderRecipe, train: list[dict]):
     """The perceptron of a sentence head (pii_tagger/sentence_head.py) fit on the training examples' sentence
     features (scikit-learn's, early stopping on a tenth of them)."""
@@ -203,7 +191,8 @@ def train_sentence_head(recipe: ReaderRecipe, train: list[dict]):
     from stealthflow.pii_tagger.sentence_head import SentenceHead, features
 
     model = MLPClassifier((recipe.head_width,), alpha=1e-3, max_iter=60, early_stopping=True, random_state=recipe.seed)
-    model.fit(features(_pieces(train, recipe.window)), [e["personal"] for e in train])
+    pieces = [span_in_piece(e["text"], e["start"], e["end"], recipe.window) for e in train]
+    model.fit(features(pieces), [e["personal"] for e in train])
     (hidden, out), (hidden_bias, out_bias) = model.coefs_, model.intercepts_
     return SentenceHead(hidden, hidden_bias, out[:, 0], float(out_bias[0]))
 
@@ -320,16 +309,15 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         "seconds": round(time.time() - started),
         "recipe": recipe.model_dump(mode="json"),
     }
+    (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")  # read back below (`read_reader`)
     if validation and len({e["personal"] for e in validation}) == 2:
         from stealthflow.pii_tagger.reader import read_reader
 
-        (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
         card["validation_auc"] = _auc(read_reader(recipe.out).read, validation)
         if context := shipped_context_model(recipe.label):
             card["validation_auc_context_model"] = _auc(context.judge_many, validation)
         card["validation_personal_share"] = round(float(np.mean([e["personal"] for e in validation])), 3)
     if recipe.sentence_head:
-        (recipe.out / CARD).write_text(json.dumps(card), encoding="utf-8")
         card |= _with_head(recipe, train, validation, log)
     (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card
