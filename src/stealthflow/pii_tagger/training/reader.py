@@ -36,7 +36,7 @@ class ReaderRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     # the tagger's spans it reads (PHONE, EMAIL: the pattern recognizers' matches)
-    label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER", "PHONE", "EMAIL"] = "HEALTH"
+    label: Literal["HEALTH", "REAL_NAME", "FINANCE", "ADDRESS", "EMPLOYER", "PHONE", "EMAIL", "CREDENTIAL"] = "HEALTH"
     annotated: list[Path] = []  # pii_registers.py files: the tagger's spans of the label, labelled by the annotation
     mentions: list[Path] = []  # written mentions labelled personal or not (each row's "lang", default English)
     # the pattern recognizers' matches its reader reads at run time (`read_by_reader`) are examples too, not only the
