@@ -76,7 +76,6 @@ READER_DIRS = (
     "pii-phone-reader",
     "pii-phone-reader-multilingual",
     "pii-email-reader",
-    "pii-credential-reader-multilingual",
 )
 CARD = "reader.json"
 WEIGHTS = "reader.safetensors"
