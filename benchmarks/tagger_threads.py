@@ -9,7 +9,8 @@ texts, on 2 threads (torch's, or numpy's BLAS):
   the shipped students, routed by language: an English text loads only the English one);
 - tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
   the median of `--passes` interleaved passes, in wall time and in the process's CPU time (on a shared
-  machine the CPU time is the steadier figure: the wall time also counts the other processes' turns);
+  machine the CPU time is the steadier figure: the wall time also counts the other processes' turns); of it, the
+  readers' share (reader.py: MiniLM and the sentence heads), detection with them minus without them, in CPU time;
 - server threads: regex + tagger in worker threads (`anyio.to_thread.run_sync`, as the proxy runs
   detection), a burst of 2 concurrent clients, then 1 client, on one event loop.
 
@@ -70,13 +71,15 @@ def kilobyte_texts(language: str, count: int) -> list[str]:
 def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None, language: str = "en") -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.reader import SpanReader
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 
-    if tagger_dir is None and runtime == "numpy":  # what detection runs: the shipped students, routed by language
+    given = None  # the tagger given to the recognizer (None: the shipped students, routed by language)
+    if tagger_dir is None and runtime == "numpy":  # what detection runs
         recognizer = PiiTaggerRecognizer()
         tagger = recognizer.tagger
     else:
-        tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
+        given = tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
         recognizer = PiiTaggerRecognizer(tagger=tagger)
     recognizer.find(FIRST_TEXT[language] * 16)
     cold = time.perf_counter() - started
@@ -99,6 +102,9 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
     tagged = Detector([*build_recognizers(), recognizer])
+    # the same detector without its readers (reader.py: MiniLM and the sentence heads), whose share is the difference
+    others = tuple(gate for gate in recognizer.gates if not isinstance(gate, SpanReader))
+    unread = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=given, gates=others)])
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""
@@ -107,8 +113,8 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
             detector.deterministic(text)
         return (time.perf_counter() - start) * 1000 / kilobytes, (time.process_time() - cpu) * 1000 / kilobytes
 
-    ms_per_kb(plain), ms_per_kb(tagged)  # warm: lexicons, the words' projections, lazy set-up
-    timed = [(ms_per_kb(plain), ms_per_kb(tagged)) for _ in range(passes)]
+    ms_per_kb(plain), ms_per_kb(tagged), ms_per_kb(unread)  # warm: lexicons, the words' projections, lazy set-up
+    timed = [(ms_per_kb(plain), ms_per_kb(tagged), ms_per_kb(unread)) for _ in range(passes)]
 
     async def one_pass(clients: int) -> float:
         async def client(share: list[str]) -> None:
@@ -131,10 +137,11 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     return {
         "cold_load_s": cold,
         "multilingual_loaded": multilingual_loaded,
-        "regex_ms_per_kb": statistics.median(p[0] for p, _ in timed),
-        "tagger_ms_per_kb": statistics.median(t[0] - p[0] for p, t in timed),
-        "regex_cpu_ms_per_kb": statistics.median(p[1] for p, _ in timed),
-        "tagger_cpu_ms_per_kb": statistics.median(t[1] - p[1] for p, t in timed),
+        "regex_ms_per_kb": statistics.median(p[0] for p, _, _ in timed),
+        "tagger_ms_per_kb": statistics.median(t[0] - p[0] for p, t, _ in timed),
+        "regex_cpu_ms_per_kb": statistics.median(p[1] for p, _, _ in timed),
+        "tagger_cpu_ms_per_kb": statistics.median(t[1] - p[1] for p, t, _ in timed),
+        "readers_cpu_ms_per_kb": statistics.median(t[1] - u[1] for _, t, u in timed),
         **anyio.run(server),
         "parts": _parts(tagger, texts, kilobytes) if runtime == "numpy" else {},
         "load_average": os.getloadavg()[0],
@@ -169,6 +176,7 @@ ROWS = {
     "cold_load_s": "cold load, import to first 1 KB tagged (s)",
     "tagger_ms_per_kb": "tagger ms per KB at 1 KB (detection with it minus without)",
     "tagger_cpu_ms_per_kb": "the same in CPU ms per KB",
+    "readers_cpu_ms_per_kb": "of it the readers' (MiniLM, sentence heads), CPU ms per KB (detection with them minus without)",
     "regex_ms_per_kb": "regex layer alone, ms per KB",
     "regex_cpu_ms_per_kb": "the same in CPU ms per KB",
     "workers_burst": "regex + tagger in worker threads, 2 clients, ms per KB",
