@@ -1050,3 +1050,35 @@ def test_within_one_reading_the_sentence_heads_encode_a_text_once(monkeypatch):
     assert encoder.encoded == 3  # the sentence, the sentence without the span, the span: once for both readers
     first.read(spans)
     assert encoder.encoded == 6  # nothing is kept after the reading
+
+
+@pytest.mark.parametrize(
+    ("minilm", "threshold", "encoded"),
+    [(0.8, 0.35, 0), (0.6, 0.35, 3), (0.05, 0.55, 0), (0.2, 0.55, 3), (0.2, 0.3, 3)],
+)
+def test_the_detector_reads_a_span_with_the_head_only_where_it_can_change_the_decision(
+    monkeypatch, minilm, threshold, encoded
+):
+    """MiniLM's 0.8 keeps a span at 0.35 whatever the head reads (their mean is at least 0.4); 0.05 drops it at 0.55
+    (at most 0.525): the detector's reading (`judge_many`) skips the head there and scores MiniLM's reading, on the
+    same side of the threshold as the mean of the full reading (`read`, which training's held-out scores use)."""
+
+    class CountingEncoder:
+        """A fake sentence encoder (labelled as such): zero embeddings, counting the texts it encodes."""
+
+        encoded = 0
+
+        def encode(self, texts):
+            self.encoded += len(texts)
+            return np.zeros((len(texts), 512), dtype=np.float32)
+
+    for head_reads in (-9.0, 9.0):  # a head reading about 0, then about 1
+        encoder = CountingEncoder()
+        monkeypatch.setattr(sentence_head, "sentence_encoder", lambda encoder=encoder: encoder)
+        reader = replace(SpanReader(FakeRuntime(minilm), window=20, threshold=threshold), head=head_of(head_reads))
+        spans = [candidate("My son has asthma.", "asthma")]
+        [judged] = reader.judge_many(spans)
+        assert encoder.encoded == encoded
+        [full] = reader.read(spans)
+        assert (judged >= threshold) == (full >= threshold)
+        assert judged == pytest.approx(minilm if encoded == 0 else full)

@@ -180,16 +180,25 @@ class SpanReader:
 
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
         """Each candidate's score as the detector gates with it (`read`); None also for a span it keeps unread
-        (`settled`)."""
-        return self.read(candidates, unread=self.settled)
+        (`settled`). A span MiniLM's reading alone decides is not read by the sentence head (`head_can_decide`): its
+        score is MiniLM's, on the same side of the threshold as the mean would be."""
+        return self.read(candidates, unread=self.settled, decided_alone=True)
 
-    def read(self, candidates: list[Candidate], unread=lambda candidate: False) -> list[float | None]:
+    def head_can_decide(self, minilm: float) -> bool:
+        """Whether the sentence head's reading (0 to 1) can put the mean of it and MiniLM's `minilm` on either side of
+        the threshold: not when MiniLM's is at least twice the threshold (kept whatever the head reads) or when even a
+        head's 1 leaves the mean below it (dropped)."""
+        return minilm < 2 * self.threshold and minilm + 1.0 >= 2 * self.threshold
+
+    def read(
+        self, candidates: list[Candidate], unread=lambda candidate: False, decided_alone: bool = False
+    ) -> list[float | None]:
         """Each candidate's score, read from its own `local_piece` only (spans whose pieces are the same text are read
         in one pass, the pieces in padded batches; within `one_reading`, a piece read before is not read again); None
         for a span `unread` names or whose piece would take the word pieces read in its text past `MAX_READ_PIECES`.
         Without `unread` every span is read, as a reader's training scores its held-out examples. With a sentence head,
         a span's score is the mean of MiniLM's reading and the head's (MiniLM's alone when the head's package is
-        missing)."""
+        missing, and with `decided_alone` where the head cannot change the decision: `head_can_decide`)."""
         words = vocabulary()
         memo = _READ.get()
         # piece of text -> (its word pieces' offsets, their probabilities)
@@ -220,9 +229,10 @@ class SpanReader:
                 continue
             offsets, found = read[piece]
             inside = [n + 1 for n, (a, b) in enumerate(offsets) if b > a and a < end and start < b]
-            if inside:
+            score = float(found[inside, 1].mean()) if inside else 1.0  # a span cut off: kept
+            if inside and (not decided_alone or self.head_can_decide(score)):
                 seen.append(((piece, start, end), len(scores)))
-            scores.append(float(found[inside, 1].mean()) if inside else 1.0)  # a span cut off: kept
+            scores.append(score)
         if self.head is not None and seen:
             try:
                 second = self.head.scores(
