@@ -95,6 +95,7 @@ def train(out: Path, negatives: float, layers: int, epochs: float, seed: int = 0
     from safetensors.torch import save_file
 
     from stealthflow.pii_tagger.model import base_model
+    from stealthflow.pii_tagger.training.reader import fine_tune
 
     files = sorted({f for r in RECIPES for f in yaml.safe_load(Path(r).read_text())["annotated"] if Path(f).exists()})
     torch.manual_seed(seed)
@@ -106,30 +107,7 @@ def train(out: Path, negatives: float, layers: int, epochs: float, seed: int = 0
     print(f"{len(files)} files: {len(holding)} sentences with a value, {len(without)} without ({len(data)} in all)")
     for name, parameter in model.named_parameters():
         parameter.requires_grad = "embeddings" not in name
-    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=5e-5)
-    steps, batch = int(len(data) / 16 * epochs), 16
-    warmup = steps // 20
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1, (s + 1) / warmup) * max(0, 1 - s / steps))
-    shuffle, step, started = random.Random(seed), 0, time.time()
-    model.train()
-    while step < steps:
-        shuffle.shuffle(data)
-        for first in range(0, len(data), batch):
-            chunk = data[first : first + batch]
-            width = max(len(ids) for ids, _ in chunk)
-            ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in chunk])
-            attention = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in chunk])
-            labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in chunk])
-            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
-            loss.backward()
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
-            step += 1
-            if step % 200 == 0 or step == steps:
-                print(f"step {step}/{steps}: loss {loss.item():.3f}, {time.time() - started:.0f} s", flush=True)
-            if step >= steps:
-                break
+    fine_tune(model, data, epochs, 5e-5, 16, seed, lambda line: print(line, flush=True))
     out.mkdir(parents=True, exist_ok=True)
     kept = {k: v.contiguous().half() for k, v in model.state_dict().items() if "embeddings" not in k}
     save_file(kept, str(out / "reader.safetensors"))

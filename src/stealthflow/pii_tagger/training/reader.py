@@ -260,37 +260,13 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         raise DataError(f"top_layers ({recipe.top_layers}) must not exceed layers ({recipe.layers})")
     torch.manual_seed(recipe.seed)
     torch.set_num_threads(recipe.threads)
-    shuffle = random.Random(recipe.seed)
     model, tokenizer = base_model(2, recipe.layers)
     encoded = [x for x in (encode(tokenizer, e, recipe.window) for e in train) if x]
     trained = tuple(f"encoder.layer.{n}." for n in range(recipe.layers - recipe.top_layers, recipe.layers))
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name.startswith("classifier") or any(part in name for part in trained)
-    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=recipe.learning_rate)
-    steps = max(1, int(len(encoded) / recipe.batch_size * recipe.epochs))
-    warmup = max(1, steps // 20)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1, (s + 1) / warmup) * max(0, 1 - s / steps))
-    started, step = time.time(), 0
-    model.train()
-    while step < steps:
-        shuffle.shuffle(encoded)
-        for first in range(0, len(encoded), recipe.batch_size):
-            batch = encoded[first : first + recipe.batch_size]
-            width = max(len(ids) for ids, _ in batch)
-            ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in batch])
-            attention = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in batch])
-            labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
-            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
-            loss.backward()
-            optimizer.step()
-            schedule.step()
-            optimizer.zero_grad()
-            step += 1
-            if step % 50 == 0 or step == steps:
-                log(f"step {step}/{steps}: loss {loss.item():.3f}, {time.time() - started:.0f} s")
-            if step >= steps:
-                break
-    model.eval()
+    started = time.time()
+    fine_tune(model, encoded, recipe.epochs, recipe.learning_rate, recipe.batch_size, recipe.seed, log)
     state = {
         k: v.contiguous()
         for k, v in model.state_dict().items()
@@ -321,3 +297,46 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         card |= _with_head(recipe, train, validation, log)
     (recipe.out / CARD).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card
+
+
+def fine_tune(
+    model,
+    encoded: list[tuple[list[int], list[int]]],
+    epochs: float,
+    learning_rate: float,
+    batch_size: int,
+    seed: int,
+    log,
+) -> None:
+    """Fine-tune the parameters of a token-classification `model` that require a gradient on (word-piece ids, their
+    labels: -100 where not scored) examples, `epochs` times over in shuffled batches padded to their longest (AdamW, a
+    linear warm-up over the first twentieth of the steps, then a linear decay); leave it in eval mode. `log` hears the
+    loss every 50 steps."""
+    import torch
+
+    shuffle = random.Random(seed)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=learning_rate)
+    steps = max(1, int(len(encoded) / batch_size * epochs))
+    warmup = max(1, steps // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1, (s + 1) / warmup) * max(0, 1 - s / steps))
+    started, step = time.time(), 0
+    model.train()
+    while step < steps:
+        shuffle.shuffle(encoded)
+        for first in range(0, len(encoded), batch_size):
+            batch = encoded[first : first + batch_size]
+            width = max(len(ids) for ids, _ in batch)
+            ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in batch])
+            attention = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in batch])
+            labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
+            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            optimizer.zero_grad()
+            step += 1
+            if step % 50 == 0 or step == steps:
+                log(f"step {step}/{steps}: loss {loss.item():.3f}, {time.time() - started:.0f} s")
+            if step >= steps:
+                break
+    model.eval()
