@@ -90,7 +90,7 @@ def labelled_sentences(files: list[str], tokenizer) -> tuple[list, list]:
     return holding, without
 
 
-def train(out: Path, negatives: float, layers: int, epochs: float, seed: int = 0) -> None:
+def train(out: Path, negatives: float, layers: int, epochs: float, threads: int = 2, seed: int = 0) -> None:
     import torch
     from safetensors.torch import save_file
 
@@ -99,7 +99,7 @@ def train(out: Path, negatives: float, layers: int, epochs: float, seed: int = 0
 
     files = sorted({f for r in RECIPES for f in yaml.safe_load(Path(r).read_text())["annotated"] if Path(f).exists()})
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     model, tokenizer = base_model(len(LABELS), layers)
     holding, without = labelled_sentences(files, tokenizer)
     random.Random(seed).shuffle(without)
@@ -297,6 +297,7 @@ def main() -> None:
     trained.add_argument("--negatives", type=float, default=2.0, help="sentences without a value per one with")
     trained.add_argument("--layers", type=int, default=3)
     trained.add_argument("--epochs", type=float, default=2.0)
+    trained.add_argument("--threads", type=int, default=2)
     scored = commands.add_parser("score")
     scored.add_argument("model", type=Path)
     scored.add_argument("dev", type=Path)
@@ -305,7 +306,7 @@ def main() -> None:
     costed.add_argument("model", type=Path)
     args = parser.parse_args()
     if args.command == "train":
-        train(args.out, args.negatives, args.layers, args.epochs)
+        train(args.out, args.negatives, args.layers, args.epochs, args.threads)
     elif args.command == "cost":
         print(json.dumps(cost(args.model)))
     else:
