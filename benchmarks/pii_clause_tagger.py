@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pii_multilingual import predict  # noqa: E402
 from pii_registers import gold_spans, score  # noqa: E402
 
+from stealthflow.pii_tagger.reader import MAX_PIECES  # noqa: E402
 from stealthflow.sentence_ends import sentence_ends, words_end  # noqa: E402
 
 LABELS = ("O", "HEALTH", "FINANCE")
@@ -54,7 +55,6 @@ RECIPES = (
     "training/pii-name-reader.yaml",
 )
 THRESHOLDS = (0.5, 0.7, 0.8, 0.9)
-MAX_PIECES = 126
 GAP = 3  # characters between two runs of a label that are one span
 FLOORS = (0.01, 0.03, 0.1, 0.3)  # the student's probability a sentence must reach to be read (`student_maxima`)
 GATED_THRESHOLD = 0.9
@@ -81,7 +81,9 @@ def labelled_sentences(files: list[str], tokenizer) -> tuple[list, list]:
             text = row["text"]
             values = [(a, b, LABELS.index(kind)) for a, b, kind in gold_spans(row) if kind in LABELS]
             for low, high in sentences(text):
-                encoded = tokenizer(text[low:high], return_offsets_mapping=True, truncation=True, max_length=128)
+                encoded = tokenizer(
+                    text[low:high], return_offsets_mapping=True, truncation=True, max_length=MAX_PIECES + 2
+                )
                 labels = [
                     -100 if b <= a else max([k for x, y, k in values if x < low + b and low + a < y], default=0)
                     for a, b in encoded["offset_mapping"]
@@ -177,21 +179,15 @@ def read_by_readers(rows: list[dict], added: list[list]) -> list[list]:
     readers = {(r.label, "en" in r.languages): r for r in shipped_readers()}
     kept = []
     for row, spans in zip(rows, added, strict=True):
-        language = row.get("lang", "en")
+        language, kept_here = row.get("lang", "en"), []
         with one_reading():
-            scores = [
-                reader.judge_many([Candidate(row["text"], a, b, 0.0, frozenset({language}), False)])[0]
-                if (reader := readers.get((kind, language == "en")))
-                else None
-                for a, b, kind in spans
-            ]
-        kept.append(
-            [
-                span
-                for span, s in zip(spans, scores, strict=True)
-                if s is None or s >= readers[(span[2], language == "en")].threshold
-            ]
-        )
+            for a, b, kind in spans:
+                reader = readers.get((kind, language == "en"))
+                candidate = Candidate(row["text"], a, b, 0.0, frozenset({language}), False)
+                read = reader.judge_many([candidate])[0] if reader else None
+                if read is None or read >= reader.threshold:
+                    kept_here.append((a, b, kind))
+        kept.append(kept_here)
     return kept
 
 
@@ -208,16 +204,33 @@ def brief(rows: list[dict], predictions: list[list]) -> dict:
     }
 
 
-def score_file(model: Path, dev: Path) -> dict:
+def with_added(rows: list[dict], reads: list, shipped: list[list], threshold: float) -> dict:
+    """`brief` of the shipped detector's spans and the clause tagger's at `threshold` that overlap none of them, each
+    kept by the readers (`read_by_readers`)."""
+    added = [
+        [s for s in spans_at(row["text"], read, threshold) if not any(s[0] < b and a < s[1] for a, b, _ in own)]
+        for row, read, own in zip(rows, reads, shipped, strict=True)
+    ]
+    kept = read_by_readers(rows, added)
+    return brief(rows, [own + more for own, more in zip(shipped, kept, strict=True)])
+
+
+def load_model(model: Path):
+    """The clause tagger `train` wrote, on the readers' runtime."""
     from safetensors.numpy import load_file
 
-    from stealthflow.pii_tagger.minilm import minilm_with, vocabulary
+    from stealthflow.pii_tagger.minilm import minilm_with
+
+    card = json.loads((model / "card.json").read_text())
+    return minilm_with(load_file(str(model / "reader.safetensors")), card["layers"], model, quantized=True)
+
+
+def score_file(model: Path, dev: Path) -> dict:
+    from stealthflow.pii_tagger.minilm import vocabulary
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    card = json.loads((model / "card.json").read_text())
-    runtime = minilm_with(load_file(str(model / "reader.safetensors")), card["layers"], model, quantized=True)
-    words = vocabulary()
+    runtime, words = load_model(model), vocabulary()
     rows = [json.loads(line) for line in dev.read_text(encoding="utf-8").splitlines() if line.strip()]
     shipped = predict(Detector(build_recognizers(models=True)), [row["text"] for row in rows])
     started, reads, pieces = time.process_time(), [], 0
@@ -241,25 +254,11 @@ def score_file(model: Path, dev: Path) -> dict:
             kept_sentences = [r for r, m in zip(read, sentence_maxima, strict=True) if max(m.values()) >= floor]
             read_pieces += sum(len(o) + 2 for _, o, _ in kept_sentences)
             gated_reads.append(kept_sentences)
-        added = [
-            [
-                s
-                for s in spans_at(row["text"], read, GATED_THRESHOLD)
-                if not any(s[0] < b and a < s[1] for a, b, _ in own)
-            ]
-            for row, read, own in zip(rows, gated_reads, shipped, strict=True)
-        ]
-        kept = read_by_readers(rows, added)
-        figures = brief(rows, [own + more for own, more in zip(shipped, kept, strict=True)])
+        figures = with_added(rows, gated_reads, shipped, GATED_THRESHOLD)
         results["gated"][str(floor)] = figures | {"pieces_read_share": round(read_pieces / pieces, 3)}
         print("floor", floor, json.dumps(results["gated"][str(floor)]), flush=True)
     for threshold in THRESHOLDS:
-        added = [
-            [s for s in spans_at(row["text"], read, threshold) if not any(s[0] < b and a < s[1] for a, b, _ in own)]
-            for row, read, own in zip(rows, reads, shipped, strict=True)
-        ]
-        kept = read_by_readers(rows, added)
-        results[str(threshold)] = brief(rows, [own + more for own, more in zip(shipped, kept, strict=True)])
+        results[str(threshold)] = with_added(rows, reads, shipped, threshold)
         print(threshold, json.dumps(results[str(threshold)]), flush=True)
     return results
 
@@ -267,14 +266,11 @@ def score_file(model: Path, dev: Path) -> dict:
 def cost(model: Path, languages: tuple[str, ...] = ("en", "de")) -> dict:
     """CPU ms per KB (best of 3 passes, one thread) and word pieces per KB of reading every sentence of
     `tagger_threads.py`'s 80 texts of 1 KB per language."""
-    from safetensors.numpy import load_file
     from tagger_threads import kilobyte_texts
 
-    from stealthflow.pii_tagger.minilm import minilm_with, vocabulary
+    from stealthflow.pii_tagger.minilm import vocabulary
 
-    card = json.loads((model / "card.json").read_text())
-    runtime = minilm_with(load_file(str(model / "reader.safetensors")), card["layers"], model, quantized=True)
-    words, figures = vocabulary(), {}
+    runtime, words, figures = load_model(model), vocabulary(), {}
     for language in languages:
         texts = kilobyte_texts(language, 80)
         kilobytes, passes = sum(map(len, texts)) / 1000, []
