@@ -44,6 +44,7 @@ from pii_registers import gold_spans, score  # noqa: E402
 from stealthflow.pii_tagger.reader import MAX_PIECES  # noqa: E402
 from stealthflow.sentence_ends import sentence_ends, words_end  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent  # the recipes' paths are from the repository's root
 LABELS = ("O", "HEALTH", "FINANCE")
 # the readers' recipes whose annotated files it learns from (the files that exist: real passages are kept elsewhere)
 RECIPES = (
@@ -99,7 +100,8 @@ def train(out: Path, negatives: float, layers: int, epochs: float, threads: int 
     from stealthflow.pii_tagger.model import base_model
     from stealthflow.pii_tagger.training.reader import fine_tune
 
-    files = sorted({f for r in RECIPES for f in yaml.safe_load(Path(r).read_text())["annotated"] if Path(f).exists()})
+    named = {f for r in RECIPES for f in yaml.safe_load((ROOT / r).read_text())["annotated"]}
+    files = sorted(str(ROOT / f) for f in named if (ROOT / f).exists())
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     model, tokenizer = base_model(len(LABELS), layers)
