@@ -172,6 +172,9 @@ def main() -> None:
     parser.add_argument("--by", default="register", help="the field to group by (register or lang)")
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
+    parser.add_argument(
+        "--clause-tagger", action="store_true", help="with the clause tagger (protect.clause_tagger, default off)"
+    )
     parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
     parser.add_argument(
         "--protected", action="store_true", help="protect each text in a session of its own (values found again in it)"
@@ -186,7 +189,7 @@ def main() -> None:
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
     if args.case:
         rows = [recased(row, args.case) for row in rows]
-    detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
+    detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger, clauses=args.clause_tagger))
     texts = [row["text"] for row in rows]
     if args.session or args.protected:
         predictions = predict_in_session(detector, texts, one_session=args.session)

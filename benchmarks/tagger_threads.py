@@ -24,11 +24,13 @@ German texts with `--language de`: the multilingual student). `--kernels`: this 
 the environment's OPENBLAS_CORETYPE holds it to against the ones OpenBLAS picks for the CPU (the variable unset).
 `--tagger DIR`: the shipped student's numpy runtime against the tagger in DIR (a candidate). `--languages`: the routed
 students' numpy runtime on English 1 KB texts (the English student) against German ones (Faker-generated messages of
-benchmarks/pii_multilingual_dev.py: the multilingual student).
+benchmarks/pii_multilingual_dev.py: the multilingual student). `--clause-tagger`: this checkout's default detection
+against the same with `protect.clause_tagger` on (pii_tagger/clauses.py; German texts with `--language de`).
 
 Writes `--out STEM`.json and .md; without `--out`, benchmarks/results/ under the options' name: tagger_threads,
-tagger_threads_side_by_side[_de], tagger_threads_kernels[_de], tagger_threads_candidate, tagger_threads_languages. An
-existing file is not overwritten without `--force` (result_files.py): the run stops before measuring.
+tagger_threads_side_by_side[_de], tagger_threads_kernels[_de], tagger_threads_candidate, tagger_threads_languages,
+tagger_threads_clause_tagger[_de]. An existing file is not overwritten without `--force` (result_files.py): the run
+stops before measuring.
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ def kilobyte_texts(language: str, count: int) -> list[str]:
     return kilobyte_messages(messages, count, seed=11)
 
 
-def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None, language: str = "en") -> dict:
+def measure(
+    runtime: str, count: int, passes: int, tagger_dir: str | None = None, language: str = "en", clauses: bool = False
+) -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
     from stealthflow.pii_tagger.reader import SpanReader
@@ -76,7 +80,7 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
 
     given = None  # the tagger given to the recognizer (None: the shipped students, routed by language)
     if tagger_dir is None and runtime == "numpy":  # what detection runs
-        recognizer = PiiTaggerRecognizer()
+        recognizer = PiiTaggerRecognizer(clauses=clauses)
         tagger = recognizer.tagger
     else:
         given = tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
@@ -199,55 +203,76 @@ def main() -> None:
         "--kernels", action="store_true", help="OPENBLAS_CORETYPE's kernels against OpenBLAS's own pick (numpy)"
     )
     parser.add_argument(
+        "--clause-tagger", action="store_true", help="the default detection against protect.clause_tagger on (numpy)"
+    )
+    parser.add_argument(
         "--language", choices=list(FIRST_TEXT), default="en", help="the texts' language for --before and --kernels"
     )
     add_out_options(parser, "tagger_threads[_side_by_side|_kernels|_candidate|_languages][_de]")
     args = parser.parse_args()
     if args.runtime:
-        print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger, args.language)))
+        print(
+            json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger, args.language, args.clause_tagger))
+        )
         return
     options = {
         "--tagger": args.tagger,
         "--before": args.before,
         "--kernels": args.kernels,
         "--languages": args.languages,
+        "--clause-tagger": args.clause_tagger,
     }
     option = next((name for name, given in options.items() if given), None)
-    texts_in = "" if option not in ("--before", "--kernels") or args.language == "en" else f" in {args.language}"
+    texts_in = (
+        ""
+        if option not in ("--before", "--kernels", "--clause-tagger") or args.language == "en"
+        else f" in {args.language}"
+    )
     default = {
         "--tagger": "tagger_threads_candidate",
         "--before": "tagger_threads_side_by_side",
         "--kernels": "tagger_threads_kernels",
         "--languages": "tagger_threads_languages",
+        "--clause-tagger": "tagger_threads_clause_tagger",
     }.get(option, "tagger_threads") + (texts_in and f"_{args.language}")
     stem = result_stem(args.out, default)
     refuse_overwrite(stem, args.force)
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
     # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student, language,
-    # the environment's variables it runs without)
+    # the environment's variables it runs without, its flags)
     if args.tagger:
         columns = {
-            "shipped student": ("numpy", None, None, "en", ()),
-            "candidate": ("numpy", None, args.tagger, "en", ()),
+            "shipped student": ("numpy", None, None, "en", (), ()),
+            "candidate": ("numpy", None, args.tagger, "en", (), ()),
         }
     elif args.before:
         columns = {
-            "before": ("numpy", args.before.resolve(), None, args.language, ()),
-            "this checkout": ("numpy", None, None, args.language, ()),
+            "before": ("numpy", args.before.resolve(), None, args.language, (), ()),
+            "this checkout": ("numpy", None, None, args.language, (), ()),
         }
     elif args.kernels:
         pinned = f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
         columns = {
-            pinned: ("numpy", None, None, args.language, ()),
-            "OpenBLAS's own pick": ("numpy", None, None, args.language, ("OPENBLAS_CORETYPE",)),
+            pinned: ("numpy", None, None, args.language, (), ()),
+            "OpenBLAS's own pick": ("numpy", None, None, args.language, ("OPENBLAS_CORETYPE",), ()),
+        }
+    elif args.clause_tagger:
+        columns = {
+            "default": ("numpy", None, None, args.language, (), ()),
+            "clause tagger on": ("numpy", None, None, args.language, (), ("--clause-tagger",)),
         }
     elif args.languages:
-        columns = {"English texts": ("numpy", None, None, "en", ()), "German texts": ("numpy", None, None, "de", ())}
+        columns = {
+            "English texts": ("numpy", None, None, "en", (), ()),
+            "German texts": ("numpy", None, None, "de", (), ()),
+        }
     else:
-        columns = {runtime: (runtime, None, None, "en", ()) for runtime in RUNTIMES}
+        columns = {runtime: (runtime, None, None, "en", (), ()) for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
     for turn in range(args.rounds):
-        for column, (runtime, source, tagger, language, unset) in list(columns.items())[:: 1 if turn % 2 == 0 else -1]:
+        for column, (runtime, source, tagger, language, unset, flags) in list(columns.items())[
+            :: 1 if turn % 2 == 0 else -1
+        ]:
             command = [
                 sys.executable,
                 __file__,
@@ -258,7 +283,7 @@ def main() -> None:
                 "--language",
                 language,
             ]
-            command += ["--passes", str(args.passes)] + (["--tagger", tagger] if tagger else [])
+            command += ["--passes", str(args.passes), *flags] + (["--tagger", tagger] if tagger else [])
             code = {key: value for key, value in env.items() if key not in unset}
             code = code if source is None else {**code, "PYTHONPATH": str(source)}
             done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
@@ -272,6 +297,7 @@ def main() -> None:
         "--before": "before against this checkout",
         "--kernels": "the environment's OpenBLAS kernels against OpenBLAS's own pick",
         "--languages": "English texts (English student) against German texts (multilingual student)",
+        "--clause-tagger": "the default detection against the clause tagger on (protect.clause_tagger)",
     }
     lines = [
         f"# PII tagger's numpy runtime: {title[option]}" if option else "# PII tagger: torch against the numpy runtime",

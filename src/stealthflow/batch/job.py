@@ -48,7 +48,17 @@ if TYPE_CHECKING:
 
     from stealthflow.placeholders.vault import Vault
 
-DETECTION = {"levels", "overrides", "hmac_chars", "recognizers", "tagger", "tagger_model", "llm_extractor", "user"}
+DETECTION = {
+    "levels",
+    "overrides",
+    "hmac_chars",
+    "recognizers",
+    "tagger",
+    "tagger_model",
+    "clause_tagger",
+    "llm_extractor",
+    "user",
+}
 RESERVED = ("id", "session", "vault", "text", "spans", "language", "rewrite", "warnings")
 
 

@@ -180,6 +180,13 @@ TaggerOption = Annotated[
         help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
     ),
 ]
+ClauseTaggerOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--clause-tagger",
+        help='also look for health and money told in a clause ("I\'m three months behind on rent"): more CPU per text (default: off, config protect.clause_tagger)',
+    ),
+]
 RefuseUncoveredOption = Annotated[
     Optional[bool],
     typer.Option(

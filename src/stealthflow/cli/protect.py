@@ -19,6 +19,7 @@ from rich.table import Table
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
+    ClauseTaggerOption,
     ConfigOption,
     LlmExtractorOption,
     ModelOption,
@@ -151,6 +152,7 @@ def protect(
     ] = False,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     user: UserOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -167,7 +169,15 @@ def protect(
 
     _one_of(source, input, "text to protect")
     settings = protect_settings(
-        config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user
+        config,
+        model,
+        adapter,
+        levels=levels,
+        style=style,
+        llm_extractor=llm,
+        tagger=tagger,
+        clause_tagger=clause_tagger,
+        user=user,
     )
     if rounds is not None:
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})

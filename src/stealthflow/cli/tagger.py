@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train|finetune|reader|thresholds`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|reader|clauses|thresholds`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -156,6 +156,20 @@ def reader(
         )
 
     _run_recipe(recipe, set_, load_reader_recipe, add_sentence_head if head_only else train_reader, report=report)
+
+
+@tagger_app.command("clauses")
+def clauses(
+    recipe: _recipe_option("clause tagger", "training/pii-clause-tagger.yaml"),
+    set_: _set_option("layers=1") = None,
+) -> None:
+    """Train the clause tagger: MiniLM marking health and money told in a clause (`protect: {clause_tagger: true}`)."""
+    from stealthflow.pii_tagger.training.clauses import load_clause_recipe, train_clause_tagger
+
+    def report(card: dict) -> None:
+        console.print(f"{card['sentences_with_a_value']} sentences with a value, {card['sentences_without']} without")
+
+    _run_recipe(recipe, set_, load_clause_recipe, train_clause_tagger, report=report)
 
 
 @tagger_app.command()

@@ -26,6 +26,8 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from stealthflow.pii_tagger import spans
+from stealthflow.pii_tagger.clauses import LABELS as CLAUSE_LABELS
+from stealthflow.pii_tagger.clauses import ClauseTagger, sentence_maxima, shipped_clause_tagger
 from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_models
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
@@ -79,6 +81,7 @@ class PiiTaggerRecognizer(Recognizer):
         verifiers: dict[str, Verifier] | None = None,
         gates: tuple[ContextModel | SpanReader, ...] | None = None,
         candidates: CandidateJudge | None = None,
+        clauses: ClauseTagger | bool = False,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
@@ -86,12 +89,14 @@ class PiiTaggerRecognizer(Recognizer):
         (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
         spans the verifiers keep by their context (context_model.py, reader.py; default: the shipped ones for a
         loaded tagger without verifiers given, else none); `candidates`: what judges the words of the name lexicon the spans leave
-        in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given)."""
+        in clear (name_candidates.py; default: the shipped one for a loaded tagger without verifiers given); `clauses`:
+        what marks health and money told in a clause (clauses.py; True: the shipped one; default: none)."""
         self.directory = directory
         self._tagger = tagger
         self._verifiers = verifiers
         self._gates = gates
         self._candidates = candidates
+        self._clauses = clauses
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -131,6 +136,12 @@ class PiiTaggerRecognizer(Recognizer):
         if self._candidates is not None or self._verifiers is not None or self._tagger is not None:
             return self._candidates
         return shipped_candidate_judge()
+
+    @property
+    def clauses(self) -> ClauseTagger | None:
+        """What marks health and money told in a clause (clauses.py): the one given, the shipped one when asked for
+        (`protect.clause_tagger`), else none."""
+        return shipped_clause_tagger() if self._clauses is True else self._clauses or None
 
     @property
     def languages(self) -> frozenset[str]:
@@ -246,8 +257,10 @@ class PiiTaggerRecognizer(Recognizer):
             for text, ranges in zip(texts, structured, strict=True)
         ]
         floors = [span_floors(tagger, candidates) for candidates in languages]
-        judge = self.candidates if hasattr(tagger, "token_probabilities") else None  # a fake student may not give them
-        tokens = tagger.token_probabilities(texts, self.batch_size) if judge else None
+        probabilities = hasattr(tagger, "token_probabilities")  # a fake student may not give them
+        judge = self.candidates if probabilities else None
+        clauses = self.clauses if probabilities and hasattr(tagger, "tags") else None
+        tokens = tagger.token_probabilities(texts, self.batch_size) if judge or clauses else None
         tagged_texts = self._tag(tagger, texts, bounds, tokens)
         found = [
             [
@@ -272,7 +285,37 @@ class PiiTaggerRecognizer(Recognizer):
             if self.gates:  # the judge stands in for the name verifier only: the gates read its names as the student's
                 judged = _verified(list(self.gates), texts, judged, verified, languages)
             found = [spans_of_text + more for spans_of_text, more in zip(found, judged, strict=True)]
+        if clauses:
+            told = self._told_in_clauses(clauses, tagger.tags, texts, tokens, found, settled, verified, languages)
+            found = [spans_of_text + more for spans_of_text, more in zip(found, told, strict=True)]
         return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
+
+    def _told_in_clauses(
+        self,
+        clauses: ClauseTagger,
+        tags: list[str],
+        texts: list[str],
+        tokens: list,
+        found: list[list[Span]],
+        settled: list[list[Span]],
+        verified: list[set[tuple[int, int, str]]],
+        languages: list[frozenset[str]],
+    ) -> list[list[Span]]:
+        """The spans `clauses` marks in the sentences the student finds suspect (`sentence_maxima`: its `tokens`, over
+        its `tags`) that overlap nothing found (`found`, the pattern recognizers' `settled`), each kept by the reader of
+        its label (the readers alone, no filter or verifier: as measured, benchmarks/results/pii_clause_tagger.md)."""
+        added = []
+        for text, (offsets, probabilities), own, matches in zip(texts, tokens, found, settled, strict=True):
+            taken = [(s.start, s.end) for s in (*own, *matches)]
+            added.append(
+                [
+                    self.span(t.start, t.end, t.score, t.label, f"told in a clause, clause tagger {t.score:.2f}")
+                    for t in clauses.tag(text, sentence_maxima(text, offsets, probabilities, tags))
+                    if not any(a < t.end and t.start < b for a, b in taken)
+                ]
+            )
+        readers = [reader for reader in self.match_readers if reader.label in CLAUSE_LABELS]
+        return _verified(readers, texts, added, verified, languages)
 
     def _judged_names(
         self,

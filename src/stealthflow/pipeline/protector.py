@@ -245,7 +245,12 @@ class Protector:
         return cls(
             config,
             vault or open_vault(config),
-            Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor),
+            Detector(
+                build_recognizers(
+                    config.recognizers, models=config.tagger, model=config.tagger_model, clauses=config.clause_tagger
+                ),
+                extractor,
+            ),
             recall,
         )
 

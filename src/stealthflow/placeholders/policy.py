@@ -33,6 +33,10 @@ class ProtectConfig(BaseModel):
     # One tagger for every text: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
     # cost per KB; pii-tagger-student: the English student, no multilingual one; docs/pii-tagger.md). None = the route.
     tagger_model: str | None = None
+    # Health and money told in a clause ("I'm three months behind on rent"), which the students seldom tag, marked by
+    # the clause tagger (models/pii-clause-tagger: MiniLM reading the sentences the student finds suspect; more CPU per
+    # text: docs/pii-tagger.md#configuration). Off by default.
+    clause_tagger: bool = False
     # Refuse texts with sentences in no covered language (placeholders/language.py), where only structured identifiers
     # are looked for, instead of protecting them with a warning: `UncoveredText`, a 422 from the proxy and the service.
     refuse_uncovered: bool = False

@@ -60,10 +60,10 @@ class ReaderRecipe(BaseModel):
 
 
 def load_reader_recipe(path: Path, overrides: dict[str, object] | None = None) -> ReaderRecipe:
-    return ReaderRecipe.model_validate(_recipe_fields(path) | (overrides or {}))
+    return ReaderRecipe.model_validate(recipe_fields(path) | (overrides or {}))
 
 
-def _recipe_fields(path: Path, seen: tuple[Path, ...] = ()) -> dict:
+def recipe_fields(path: Path, seen: tuple[Path, ...] = ()) -> dict:
     """A recipe file's fields over those of the file its `base` names (a path from the repository's root, as the
     recipes' other paths), so readers of the same sets and schedule name them once
     (training/pii-reader-multilingual-base.yaml)."""
@@ -74,17 +74,17 @@ def _recipe_fields(path: Path, seen: tuple[Path, ...] = ()) -> dict:
     except OSError as exc:
         raise DataError(f"{seen[-1] if seen else path}: {exc}") from exc
     base = raw.pop("base", None)
-    return raw if base is None else _recipe_fields(Path(base), (*seen, path)) | raw
+    return raw if base is None else recipe_fields(Path(base), (*seen, path)) | raw
 
 
-def _read_lines(path: Path) -> list[dict]:
+def read_lines(path: Path) -> list[dict]:
     try:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     except (OSError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: {exc}") from exc
 
 
-def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
+def occurrences(text: str, value: str) -> list[tuple[int, int]]:
     found, start = [], 0
     while value and (at := text.find(value, start)) >= 0:
         found.append((at, at + len(value)))
@@ -97,7 +97,7 @@ def _marks(row: dict) -> list[tuple[int, int, int]]:
     is that one's ("Max" within "Max Verstappen", a private child's name within a public figure's)."""
     marks: list[tuple[int, int, int]] = []
     for mention in sorted(row["mentions"], key=lambda m: -len(m["value"])):
-        for start, end in _occurrences(row["text"], mention["value"]):
+        for start, end in occurrences(row["text"], mention["value"]):
             if not any(a < end and start < b for a, b, _ in marks):
                 marks.append((start, end, int(mention["personal"])))
     return marks
@@ -143,14 +143,14 @@ def reader_examples(
     `matches`, the pattern recognizers' matches the reader reads are examples too (`_spans`)."""
     examples = []
     languages = languages or ["en"]
-    rows = [row for path in annotated for row in _read_lines(path) if row.get("lang", "en") in languages]
+    rows = [row for path in annotated for row in read_lines(path) if row.get("lang", "en") in languages]
     for n, (row, spans) in enumerate(zip(rows, _spans([r["text"] for r in rows], label, matches), strict=True)):
-        values = [at for value in row.get("pii", []) for at in _occurrences(row["text"], value["value"])]
+        values = [at for value in row.get("pii", []) for at in occurrences(row["text"], value["value"])]
         for start, end in spans:
             right = any(a < end and start < b for a, b in values)
             example = {"text": row["text"], "start": start, "end": end, "personal": int(right), "group": f"a{n}"}
             examples.append(example | {"clean": not row.get("pii"), "lang": row.get("lang", "en")})
-    written = [row for path in mentions for row in _read_lines(path) if row.get("lang", "en") in languages]
+    written = [row for path in mentions for row in read_lines(path) if row.get("lang", "en") in languages]
     for n, (row, spans) in enumerate(zip(written, _spans([r["text"] for r in written], label, matches), strict=True)):
         marks = _marks(row)
         unmarked = set(spans) - {(a, b) for a, b, _ in marks}

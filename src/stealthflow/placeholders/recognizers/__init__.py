@@ -31,11 +31,11 @@ def recognizer_names() -> list[str]:
 
 
 def build_recognizers(
-    names: list[str] | None = None, models: bool = False, model: str | None = None
+    names: list[str] | None = None, models: bool = False, model: str | None = None, clauses: bool = False
 ) -> list[Recognizer]:
     """`base.build_recognizers`, with the PII tagger registered."""
     _register_model_backed()
-    return base.build_recognizers(names, models, model)
+    return base.build_recognizers(names, models, model, clauses)
 
 
 __all__ = ["ContextRecognizer", "Recognizer", "build_recognizers", "recognizer_names", "register_recognizer"]

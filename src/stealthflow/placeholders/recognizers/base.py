@@ -116,12 +116,15 @@ def recognizer_names() -> list[str]:
 
 
 def build_recognizers(
-    names: list[str] | None = None, models: bool = False, model: str | None = None
+    names: list[str] | None = None, models: bool = False, model: str | None = None, clauses: bool = False
 ) -> list[Recognizer]:
     """Instances of the named recognizers (all registered ones when `names` is None); the
-    model-backed ones (the PII tagger) only with `models`, built on `model` when given."""
+    model-backed ones (the PII tagger) only with `models`, built on `model` when given, with its clause tagger when
+    `clauses`."""
     unknown = sorted(set(names or ()) - set(_RECOGNIZERS))
     if unknown:
         raise ValueError(f"unknown recognizer(s) {', '.join(unknown)}; choose from {', '.join(recognizer_names())}")
     chosen = [_RECOGNIZERS[name] for name in (names if names is not None else recognizer_names())]
-    return [(cls(model) if model and cls.model_backed else cls()) for cls in chosen if models or not cls.model_backed]
+    return [
+        (cls(model, clauses=clauses) if cls.model_backed else cls()) for cls in chosen if models or not cls.model_backed
+    ]

@@ -1,0 +1,209 @@
+"""The clause tagger (pii_tagger/clauses.py): health and money told in a clause, opt-in (`protect.clause_tagger`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from placeholder_fixtures import protect_config
+from typer.testing import CliRunner
+
+from stealthflow.cli import app
+from stealthflow.pii_tagger.clauses import ClauseTagger, read_clause_tagger, sentence_maxima, sentences
+from stealthflow.pii_tagger.minilm import vocabulary
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.training.clauses import ClauseRecipe, labelled_sentences, load_clause_recipe
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.recognizers import build_recognizers
+
+
+class FakeRuntime:
+    """A fake MiniLM runtime (labelled as such): a word piece of `marked` scores 0.95 for its label, any other 0.99
+    for nothing; it counts the sentences it reads."""
+
+    def __init__(self, marked: dict[str, int]):
+        self.marked, self.windows = marked, 0
+
+    def padded_probabilities(self, windows):
+        tokenizer, found = vocabulary().tokenizer, []
+        for window in windows:
+            self.windows += 1
+            rows = np.tile([0.99, 0.005, 0.005], (len(window), 1))
+            for n, piece in enumerate(window):
+                if (label := self.marked.get(tokenizer.id_to_token(int(piece)))) is not None:
+                    rows[n] = [0.03, 0.02, 0.02]
+                    rows[n, label] = 0.95
+            found.append(rows)
+        return found
+
+
+class FakeClauses:
+    """A fake clause tagger (labelled as such): marks each of `marked` (value -> label) wherever it stands."""
+
+    def __init__(self, marked: dict[str, str]):
+        self.marked = marked
+
+    def tag(self, text, maxima):
+        return [
+            TaggedSpan(text.index(value), text.index(value) + len(value), label, 0.97)
+            for value, label in self.marked.items()
+            if value in text
+        ]
+
+
+def test_sentences_are_the_texts_sentences_without_the_white_space_after_them():
+    text = "I owe rent. It hurts!  \n\nThird one"
+    assert [text[a:b] for a, b in sentences(text)] == ["I owe rent.", "It hurts!", "Third one"]
+    assert sentences("  \n ") == []
+
+
+def test_runs_of_marked_word_pieces_become_whole_token_spans_of_their_label():
+    """Word pieces at the threshold make a run; runs of a label a space apart are one span."""
+    clauses = ClauseTagger(FakeRuntime({"behind": 2, "on": 2, "rent": 2, "asthma": 1}), threshold=0.9, floor=0.3)
+    text = "I am behind on rent again. My asthma is bad."
+    found = clauses.spans(text, clauses.read(text, sentences(text)))
+    assert [(text[s.start : s.end], s.label) for s in found] == [("behind on rent", "FINANCE"), ("asthma", "HEALTH")]
+    assert all(s.score == pytest.approx(0.95) for s in found)
+    assert clauses.spans(text, clauses.read(text, sentences(text)), threshold=0.96) == []
+
+
+def test_only_the_sentences_the_student_finds_suspect_are_read():
+    runtime = FakeRuntime({"rent": 2})
+    clauses = ClauseTagger(runtime, threshold=0.9, floor=0.3)
+    text = "I am behind on rent. I pay rent."
+    first, second = sentences(text)
+    found = clauses.tag(text, [(first, 0.1), (second, 0.5)])
+    assert [text[s.start : s.end] for s in found] == ["rent"] and found[0].start > second[0]
+    assert runtime.windows == 1
+    assert clauses.tag(text, [(first, 0.1), (second, 0.2)]) == [] and runtime.windows == 1
+
+
+def test_a_sentences_student_maximum_is_its_best_health_or_money_piece():
+    text = "I owe a lot. Fine."
+    offsets = np.array([[0, 1], [2, 5], [6, 7], [8, 11], [13, 17], [0, 0]])
+    tags = ["O", "B-FINANCE", "I-FINANCE", "B-HEALTH", "I-HEALTH", "B-REAL_NAME", "I-REAL_NAME"]
+    probabilities = np.zeros((6, 7))
+    probabilities[:, 0] = 1.0
+    probabilities[1, :3] = [0.2, 0.5, 0.3]  # "owe": FINANCE 0.8
+    probabilities[4, 5] = 0.9  # "Fine": a name, no health or money
+    assert sentence_maxima(text, offsets, probabilities, tags) == [((0, 12), pytest.approx(0.8)), ((13, 18), 0.0)]
+
+
+def test_the_recognizer_adds_what_the_clause_tagger_marks_where_nothing_else_was_found():
+    """With the gates off (no reader reads them): a marked clause is added with its reason; one over a pattern match
+    (the e-mail address) or over the student's own span is not; without `clauses` nothing is added."""
+    text = "Write to jo.brandt@posteo.de about it. I'm three months behind on the car payments."
+    fake = FakeClauses({"three months behind on the car payments": "FINANCE", "jo.brandt@posteo.de": "FINANCE"})
+    recognizers = [*build_recognizers(["email"]), PiiTaggerRecognizer(gates=(), clauses=fake)]
+    found = Detector(recognizers).detect(text)
+    assert {(text[s.start : s.end], s.type) for s in found} == {
+        ("jo.brandt@posteo.de", "EMAIL"),
+        ("three months behind on the car payments", "FINANCE"),
+    }
+    assert "told in a clause, clause tagger 0.97" in next(s.reason for s in found if s.type == "FINANCE")
+    plain = Detector([*build_recognizers(["email"]), PiiTaggerRecognizer(gates=())]).detect(text)
+    assert [s.type for s in plain] == ["EMAIL"]
+
+
+def test_the_setting_is_off_by_default_and_reaches_the_tagger():
+    assert ProtectConfig().clause_tagger is False
+    [tagger] = [r for r in build_recognizers(models=True) if r.name == "pii_tagger"]
+    assert tagger.clauses is None
+    [tagger] = [r for r in build_recognizers(models=True, clauses=True) if r.name == "pii_tagger"]
+    assert isinstance(tagger.clauses, ClauseTagger)
+
+
+def test_a_sentence_is_labelled_by_the_values_its_word_pieces_fall_in(tmp_path):
+    path = tmp_path / "annotated.jsonl"
+    rows = [
+        {"text": "I owe £900 in rent. Nice day.", "pii": [{"value": "owe £900 in rent", "type": "FINANCE"}]},
+        {"text": "My name is Ana.", "pii": [{"value": "Ana", "type": "REAL_NAME"}]},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    from transformers import AutoTokenizer
+
+    from stealthflow.pii_tagger.minilm import model_dir
+
+    tokenizer = AutoTokenizer.from_pretrained(str(model_dir()))
+    holding, without = labelled_sentences([path], tokenizer)
+    assert len(holding) == 1 and len(without) == 2  # a name is no value of its labels
+    ids, labels = holding[0]
+    pieces = tokenizer.convert_ids_to_tokens(ids)
+    assert [p for p, label in zip(pieces, labels, strict=True) if label == 2] == [
+        "owe",
+        "£",
+        "##90",
+        "##0",
+        "in",
+        "rent",
+    ]
+    assert labels[0] == labels[-1] == -100  # [CLS] and [SEP] are not scored
+
+
+def tiny_recipe(tmp_path) -> Path:
+    annotated = tmp_path / "annotated.jsonl"
+    rows = [
+        {
+            "text": "I'm behind on my rent. The park is nice.",
+            "pii": [{"value": "behind on my rent", "type": "FINANCE"}],
+        },
+        {"text": "Since my stroke I rest a lot.", "pii": [{"value": "my stroke", "type": "HEALTH"}]},
+    ]
+    annotated.write_text("".join(json.dumps(row) + "\n" for row in rows * 4), encoding="utf-8")
+    reader_recipe = tmp_path / "reader.yaml"
+    reader_recipe.write_text(f"annotated: [{annotated}, {tmp_path / 'kept-elsewhere.jsonl'}]\n", encoding="utf-8")
+    recipe = tmp_path / "clauses.yaml"
+    recipe.write_text(f"recipes: [{reader_recipe}]\nout: {tmp_path / 'clauses'}\nlayers: 1\nepochs: 1\n")
+    return recipe
+
+
+def test_a_recipe_reads_the_annotated_files_its_readers_recipes_name(tmp_path):
+    from stealthflow.pii_tagger.training.clauses import annotated_files
+
+    recipe = load_clause_recipe(tiny_recipe(tmp_path))
+    assert recipe.layers == 1 and recipe.threshold == 0.9 and recipe.floor == 0.3
+    assert annotated_files(recipe) == [tmp_path / "annotated.jsonl"]  # a file kept elsewhere is left out
+    with pytest.raises(ValueError):
+        ClauseRecipe(recipes=[], out=tmp_path / "x", layers=7)
+
+
+@pytest.mark.real_model
+def test_the_command_trains_a_clause_tagger_the_runtime_loads(tmp_path):
+    """The CLI, for real: one layer of MiniLM, one epoch of the rows above, loaded back by the numpy runtime."""
+    result = CliRunner().invoke(app, ["tagger", "clauses", "--recipe", str(tiny_recipe(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "8 sentences with a value, 4 without" in result.output  # each row four times
+    clauses = read_clause_tagger(tmp_path / "clauses")
+    assert clauses.runtime.config.num_hidden_layers == 1 and clauses.floor == 0.3
+    text = "I'm behind on my rent."
+    assert len(clauses.read(text, sentences(text))) == 1
+
+
+@pytest.mark.real_model
+def test_protect_with_the_setting_masks_money_told_in_a_clause_and_restores(tmp_path, monkeypatch):
+    """The real chain: the shipped students, readers and clause tagger, a vault on disk, placeholders, restore."""
+    from stealthflow.config import Settings
+    from stealthflow.placeholders.restore import restore_text
+
+    monkeypatch.setenv("STEALTHFLOW_TAGGER", "1")
+    settings = Settings(protect=protect_config(tmp_path, monkeypatch, clause_tagger=True))
+    protector = Protector.from_settings(settings, vault=open_vault(settings.protect))
+    text = "I still owe my sister about three grand since the car broke down."
+    protected = protector.protect(text, "s")
+    [span] = [s for s in protected.spans if text[s.start : s.end] == "about three grand"]
+    assert span.type == "FINANCE" and "told in a clause, clause tagger" in span.reason
+    assert protected.text == "I still owe my sister <FINANCE_1> since the car broke down."
+    assert restore_text(protected.text, protector.resolver("s")).text == text
+    protector.close()
+
+
+def test_the_protect_command_takes_the_setting_from_its_flag():
+    from stealthflow.cli.app import protect_settings
+
+    assert protect_settings(None, None, None, clause_tagger=True).protect.clause_tagger is True
+    assert protect_settings(None, None, None, clause_tagger=None).protect.clause_tagger is False
