@@ -1,11 +1,11 @@
 """Natural comments without explicit PII through the CLI as a user runs it: every comment of
 data/test.jsonl (1 969; a blind review of every flag found no personal data) in one
 `stealthflow protect --rewrite none --no-llm` session, with a fresh vault and key in a temporary
-directory, and the PII tagger of `--tagger`. Prints the comments flagged (any span masked), by the
-masked spans' types and recognizers.
+directory, and the PII tagger of `--tagger` (`--clause-tagger`: with the clause tagger). Prints the
+comments flagged (any span masked), by the masked spans' types and recognizers.
 
-    python benchmarks/pii_session_flags.py [--tagger DIR] [--texts FILE] [--limit N] [--without NAME ...]
-        [--show] [--json OUT]
+    python benchmarks/pii_session_flags.py [--tagger DIR] [--clause-tagger] [--texts FILE] [--limit N]
+        [--without NAME ...] [--show] [--json OUT]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ COMMENTS = Path(__file__).resolve().parent.parent / "data" / "test.jsonl"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
+    parser.add_argument("--clause-tagger", action="store_true", help="with the clause tagger (protect.clause_tagger)")
     parser.add_argument("--limit", type=int, help="the first N comments only")
     parser.add_argument(
         "--texts", type=Path, help="texts without PII, one a line, instead of data/test.jsonl's comments"
@@ -54,6 +55,8 @@ def main() -> None:
             config["recognizers"] = [name for name in recognizer_names() if name not in args.without]
         if args.tagger:
             config["tagger_model"] = str(Path(args.tagger).resolve())
+        if args.clause_tagger:
+            config["clause_tagger"] = True
         (work / "config.yaml").write_text(json.dumps({"protect": config}), encoding="utf-8")
         key = base64.b64encode(secrets.token_bytes(32)).decode()
         command = [str(Path(sys.executable).parent / "stealthflow"), "protect", "-c", str(work / "config.yaml")]
