@@ -207,3 +207,12 @@ def test_the_protect_command_takes_the_setting_from_its_flag():
 
     assert protect_settings(None, None, None, clause_tagger=True).protect.clause_tagger is True
     assert protect_settings(None, None, None, clause_tagger=None).protect.clause_tagger is False
+
+
+def test_a_span_is_apart_only_from_ranges_it_does_not_overlap():
+    from stealthflow.pii_tagger.recognizer import _apart
+
+    tagged = [TaggedSpan(a, b, "FINANCE", 0.95) for a, b in ((0, 5), (5, 9), (12, 14), (30, 40))]
+    taken = [(20, 25), (9, 12), (2, 3), (0, 1), (35, 36)]
+    assert [(t.start, t.end) for t in _apart(tagged, taken)] == [(5, 9), (12, 14)]  # touching is no overlap
+    assert _apart(tagged, []) == tagged

@@ -23,6 +23,7 @@ import re
 import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import accumulate
 from pathlib import PurePath
 
 from stealthflow.pii_tagger import spans
@@ -306,12 +307,11 @@ class PiiTaggerRecognizer(Recognizer):
         its label (the readers alone, no filter or verifier: as measured, benchmarks/results/pii_clause_tagger.md)."""
         added = []
         for text, (offsets, probabilities), own, matches in zip(texts, tokens, found, settled, strict=True):
-            taken = [(s.start, s.end) for s in (*own, *matches)]
+            marked = clauses.tag(text, sentence_maxima(text, offsets, probabilities, tags))
             added.append(
                 [
                     self.span(t.start, t.end, t.score, t.label, f"told in a clause, clause tagger {t.score:.2f}")
-                    for t in clauses.tag(text, sentence_maxima(text, offsets, probabilities, tags))
-                    if not any(a < t.end and t.start < b for a, b in taken)
+                    for t in _apart(marked, [(s.start, s.end) for s in (*own, *matches)])
                 ]
             )
         readers = [reader for reader in self.match_readers if reader.label in CLAUSE_LABELS]
@@ -496,6 +496,14 @@ def _verified(
         ]
         for i, spans_of_text in enumerate(found)
     ]
+
+
+def _apart(tagged: list[TaggedSpan], taken: list[tuple[int, int]]) -> list[TaggedSpan]:
+    """The spans of `tagged` that overlap none of the ranges `taken`, found by bisection over the ranges sorted by start
+    with each prefix's furthest end (a long text's thousands of spans: not every pair)."""
+    taken = sorted(taken)
+    starts, furthest = [a for a, _ in taken], list(accumulate((b for _, b in taken), max))
+    return [t for t in tagged if not ((at := bisect_left(starts, t.end)) and furthest[at - 1] > t.start)]
 
 
 def _with_family_names(found: list[Span], text: str) -> list[Span]:
