@@ -1,4 +1,5 @@
-"""`stealthflow tagger build-data|train|finetune|reader|clauses|thresholds`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|reader|clauses|thresholds`: the offline PII span tagger's data and
+training."""
 
 from __future__ import annotations
 
