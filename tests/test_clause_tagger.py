@@ -216,3 +216,29 @@ def test_a_span_is_apart_only_from_ranges_it_does_not_overlap():
     taken = [(20, 25), (9, 12), (2, 3), (0, 1), (35, 36)]
     assert [(t.start, t.end) for t in _apart(tagged, taken)] == [(5, 9), (12, 14)]  # touching is no overlap
     assert _apart(tagged, []) == tagged
+
+
+def test_the_python_apis_protect_takes_the_setting(tmp_path, monkeypatch):
+    """`pipeline.protect(..., clause_tagger=True)` builds its default protector with the clause tagger, as
+    `--clause-tagger` does; without it, none."""
+    from stealthflow.pipeline import api
+    from stealthflow.placeholders.keys import new_secret
+
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / name))
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.setenv("STEALTHFLOW_TAGGER", "1")
+    api.default_protector.cache_clear()
+    try:
+        taggers = {
+            clause_tagger: [
+                r for r in api.default_protector(None, clause_tagger).detector.recognizers if r.model_backed
+            ]
+            for clause_tagger in (None, True)
+        }
+        assert taggers[None][0].clauses is None and isinstance(taggers[True][0].clauses, ClauseTagger)
+        assert api.protect("hello there", session="s", clause_tagger=True).text == "hello there"
+    finally:
+        for protector in (api.default_protector(None, None), api.default_protector(None, True)):
+            protector.close()
+        api.default_protector.cache_clear()

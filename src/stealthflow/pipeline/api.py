@@ -4,7 +4,8 @@ Without a `protector`, one is built from the default settings (`stealthflow.conf
 reused: the user's vault, the default policy, the deterministic recognizers (and the PII
 tagger), and the LLM extractor only when the configured model runs on this machine and is not
 the embedded one.
-`llm_extractor=` turns the extractor on or off for a call, as `--llm-extractor/--no-llm` do.
+`llm_extractor=` turns the extractor on or off for a call, as `--llm-extractor/--no-llm` do; `clause_tagger=True`
+also looks for health and money told in a clause, as `--clause-tagger` does.
 `rewrite=` then rewrites the protected text against attribute inference, as `protect --rewrite`
 does (`local`: per post, offline; any registered method or a model spec; default `none`).
 """
@@ -22,10 +23,11 @@ from stealthflow.placeholders.restore import RestoreResult
 
 
 @cache
-def default_protector(llm_extractor: bool | None = None) -> Protector:
+def default_protector(llm_extractor: bool | None = None, clause_tagger: bool | None = None) -> Protector:
     settings = load_settings()
-    if llm_extractor is not None:
-        settings.protect = settings.protect.model_copy(update={"llm_extractor": llm_extractor})
+    given = {"llm_extractor": llm_extractor, "clause_tagger": clause_tagger}
+    if update := {key: value for key, value in given.items() if value is not None}:
+        settings.protect = settings.protect.model_copy(update=update)
     return Protector.from_settings(settings)
 
 
@@ -40,6 +42,7 @@ def protect(
     session: str,
     protector: Protector | None = None,
     llm_extractor: bool | None = None,
+    clause_tagger: bool | None = None,
     rewrite: str = "none",
 ) -> Protected:
     """Replace explicit PII in `text` by placeholders issued to `session`; with `rewrite` other than
@@ -51,7 +54,7 @@ def protect(
     rewriter = (
         None if rewrite == "none" else default_rewriter(rewrite).method()
     )  # an unknown name fails before any work
-    protected = (protector or default_protector(llm_extractor)).protect(text, session)
+    protected = (protector or default_protector(llm_extractor, clause_tagger)).protect(text, session)
     return protected if rewriter is None else with_rewrites([protected], rewriter)[0]
 
 
