@@ -54,10 +54,10 @@ def sentence_maxima(
     columns = [[tags.index(f"B-{label}"), tags.index(f"I-{label}")] for label in LABELS[1:] if f"B-{label}" in tags]
     offsets = np.asarray(offsets).reshape(-1, 2)
     real = np.flatnonzero(offsets[:, 1] > offsets[:, 0])
-    starts = offsets[real, 0]
+    starts, chosen = offsets[real, 0], np.asarray(probabilities)[real]
     best = np.zeros(len(real))
     for pair in columns:
-        best = np.maximum(best, np.asarray(probabilities)[real][:, pair].sum(axis=1))
+        best = np.maximum(best, chosen[:, pair].sum(axis=1))
     found = []
     for low, high in sentences(text):
         first, last = np.searchsorted(starts, [low, high])
@@ -76,13 +76,9 @@ class ClauseTagger:
     def read(self, text: str, bounds: list[tuple[int, int]]) -> list[tuple[int, list, np.ndarray]]:
         """[(a sentence's start, its word pieces' offsets, their probabilities)] for the sentences `bounds` of `text`
         (at most `MAX_PIECES` word pieces of each, as trained)."""
-        words, windows, offsets = vocabulary(), [], []
-        for low, high in bounds:
-            encoding = words.tokenizer.encode(text[low:high], add_special_tokens=False)
-            windows.append(np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep]))
-            offsets.append((low, encoding.offsets[:MAX_PIECES]))
-        found = self.runtime.padded_probabilities(windows) if windows else []
-        return [(low, o, p) for (low, o), p in zip(offsets, found, strict=True)]
+        read = [vocabulary().window(text[low:high], MAX_PIECES) for low, high in bounds]
+        found = self.runtime.padded_probabilities([window for window, _ in read]) if read else []
+        return [(low, o, p) for (low, _), (_, o), p in zip(bounds, read, found, strict=True)]
 
     def spans(self, text: str, read: list[tuple[int, list, np.ndarray]], threshold: float | None = None) -> list:
         """The `TaggedSpan`s of what `read` marks in `text` at `threshold` (default: the card's): runs of word pieces

@@ -62,6 +62,12 @@ class Vocabulary:
     continued: dict[str, int] = field(default_factory=dict)
     longest_word: int = 0
 
+    def window(self, piece: str, most: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """[CLS], the first `most` word pieces of `piece` and [SEP], as the model reads them, and those word pieces'
+        character offsets in `piece`."""
+        encoding = self.tokenizer.encode(piece, add_special_tokens=False)
+        return np.array([self.cls, *encoding.ids[:most], self.sep]), encoding.offsets[:most]
+
 
 @cache
 def vocabulary() -> Vocabulary:
@@ -284,10 +290,7 @@ def embed(texts: list[str]) -> np.ndarray:
     """Sentence embeddings of `texts` ([texts, 384], L2-normalised), as sentence-transformers gives them, in numpy:
     [CLS] text [SEP], truncated to the model's 256 pieces, mean-pooled."""
     words = vocabulary()
-    windows = [
-        np.array([words.cls, *words.tokenizer.encode(text, add_special_tokens=False).ids[: MAX_PIECES - 2], words.sep])
-        for text in texts
-    ]
+    windows = [words.window(text, MAX_PIECES - 2)[0] for text in texts]
     return sentence_encoder().vectors(windows) if windows else np.zeros((0, DIMENSION), np.float32)
 
 

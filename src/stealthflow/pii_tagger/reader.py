@@ -212,11 +212,10 @@ class SpanReader:
                 continue
             piece, start, end = span_in_piece(c.text, c.start, c.end, self.window)
             if piece not in read and piece not in pending and budgets.get(c.text, MAX_READ_PIECES) > 0:
-                encoding = words.tokenizer.encode(piece, add_special_tokens=False)
-                window = np.array([words.cls, *encoding.ids[:MAX_PIECES], words.sep])
+                window, offsets = words.window(piece, MAX_PIECES)
                 budgets[c.text] = budgets.get(c.text, MAX_READ_PIECES) - len(window)
                 if budgets[c.text] >= 0:
-                    pending[piece] = (window, encoding.offsets[:MAX_PIECES])
+                    pending[piece] = (window, offsets)
             spans.append((piece, start, end))
         probabilities = self.runtime.padded_probabilities([window for window, _ in pending.values()])
         for (piece, (_, offsets)), found in zip(pending.items(), probabilities, strict=True):
