@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -242,3 +243,34 @@ def test_the_python_apis_protect_takes_the_setting(tmp_path, monkeypatch):
         for protector in (api.default_protector(None, None), api.default_protector(None, True)):
             protector.close()
         api.default_protector.cache_clear()
+
+
+class _Stop(Exception):
+    """Raised by the fake settings below once a command has asked for its settings."""
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("ui", ["ui", "--no-open"]),
+        ("ui", ["serve"]),
+        ("proxy", ["proxy"]),
+        ("memory", ["memory", "append", "--user", "u", "--text", "x"]),
+        ("batch", ["batch", "protect", "in.jsonl", "-o", "out"]),
+        ("batch", ["batch", "anonymize", "in.jsonl", "-o", "out"]),
+    ],
+)
+def test_every_command_that_protects_takes_the_flag(monkeypatch, module, args):
+    """The flag reaches the settings of ui, serve, proxy, memory append and batch as it does protect's (a fake
+    `protect_settings`, labelled: it records its overrides and stops the command before anything loads)."""
+    seen = []
+
+    def fake_protect_settings(*_, **overrides):
+        seen.append(overrides.get("clause_tagger"))
+        raise _Stop
+
+    monkeypatch.setattr(importlib.import_module(f"stealthflow.cli.{module}"), "protect_settings", fake_protect_settings)
+    for flag, expected in (([], None), (["--clause-tagger"], True)):
+        result = CliRunner().invoke(app, [*args, *flag])
+        assert isinstance(result.exception, _Stop), result.output
+        assert seen.pop() is expected

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
 from stealthflow.batch.job import BatchError, Job, Pools
 from stealthflow.cli.app import (
+    ClauseTaggerOption,
     ConfigOption,
     ModelOption,
     TaggerOption,
@@ -78,13 +79,22 @@ def batch_protect(
     max_failures: MaxFailuresOption = 100,
     block_mb: BlockMbOption = 4.0,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Explicit PII -> keyed placeholders ([[EMAIL:3f81a2c9]]) in every row, into the user's vault."""
     job = _job(session, text_column, id_column, keep, "none", max_failures, block_mb)
     pools = Pools(workers=workers, threads=threads_per_actor)
-    _batch(source, output, protect_settings(config, None, None, tagger=tagger), job, pools, ray_address, verbose)
+    _batch(
+        source,
+        output,
+        protect_settings(config, None, None, tagger=tagger, clause_tagger=clause_tagger),
+        job,
+        pools,
+        ray_address,
+        verbose,
+    )
 
 
 @batch_app.command("anonymize")
@@ -111,13 +121,14 @@ def batch_anonymize(
     max_failures: MaxFailuresOption = 100,
     block_mb: BlockMbOption = 4.0,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     model: ModelOption = None,
     verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Placeholders as `batch protect`, then each row rewritten against attribute inference
     (`protect --rewrite local`, the rewrite in its own actor pool)."""
-    settings = protect_settings(config, model, None, tagger=tagger)
+    settings = protect_settings(config, model, None, tagger=tagger, clause_tagger=clause_tagger)
     check_rewrite(rewrite, settings)
     job = _job(session, text_column, id_column, keep, rewrite, max_failures, block_mb)
     pools = Pools(workers, threads_per_actor, rewrite_workers, rewrite_gpus)

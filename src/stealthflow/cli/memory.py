@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 
 from stealthflow.cli.app import (
+    ClauseTaggerOption,
     ConfigOption,
     SecretsInUrlsOption,
     TaggerOption,
@@ -46,13 +47,18 @@ def _none_for(user: str) -> str:
 
 @contextlib.contextmanager
 def _store(
-    store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none"
+    store: Path | None,
+    config: Path | None,
+    llm: bool | None = False,
+    tagger: bool | None = None,
+    rewrite: str = "none",
+    clause_tagger: bool | None = None,
 ) -> Iterator[MemoryStore]:  # noqa: F821
     from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
 
-    settings = protect_settings(config, None, None, llm_extractor=llm, tagger=tagger)
+    settings = protect_settings(config, None, None, llm_extractor=llm, tagger=tagger, clause_tagger=clause_tagger)
     pool = LLMPool()
     protector = user_protector(settings, pool)
     with vault_errors():
@@ -92,6 +98,7 @@ def append(
     ] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     rewrite: Annotated[
         str,
         typer.Option(
@@ -116,7 +123,7 @@ def append(
         with user_errors():
             text = Source(text=text_option(text)).read_text()
     rows = [(None, user, text, None)] if text is not None else _jsonl_rows(input)
-    with _store(store, config, llm, tagger, rewrite) as memory:
+    with _store(store, config, llm, tagger, rewrite, clause_tagger) as memory:
         if input is not None and (done := memory.imported_lines([(row[1], row[0]) for row in rows])):
             todo = [row for row in rows if (row[1], row[0]) not in done]
             if len(todo) < len(rows):

@@ -774,6 +774,7 @@ def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     refuse_uncovered: RefuseUncoveredOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -808,7 +809,9 @@ def serve(
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
 
-    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite, refuse_uncovered)
+    settings, protector, rewriter = page_service(
+        config, model, adapter, llm, tagger, rewrite, refuse_uncovered, clause_tagger
+    )
     memories = (
         MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     )

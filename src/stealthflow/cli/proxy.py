@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from stealthflow.cli.app import (
     AdapterOption,
+    ClauseTaggerOption,
     ConfigOption,
     LlmExtractorOption,
     ModelOption,
@@ -57,6 +58,7 @@ def proxy(
     port: Annotated[int, typer.Option(help="port")] = 8788,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     refuse_uncovered: RefuseUncoveredOption = None,
     max_reply_bytes: Annotated[
         int | None,
@@ -95,7 +97,13 @@ def proxy(
     from stealthflow.service.security import LOOPBACK_HOSTS, TokenError, default_token_file, service_token
 
     settings = protect_settings(
-        config, model, adapter, llm_extractor=llm, tagger=tagger, refuse_uncovered=refuse_uncovered
+        config,
+        model,
+        adapter,
+        llm_extractor=llm,
+        tagger=tagger,
+        clause_tagger=clause_tagger,
+        refuse_uncovered=refuse_uncovered,
     )
     overrides = {
         "upstream": upstream,

@@ -21,6 +21,7 @@ from rich.markup import escape
 
 from stealthflow.cli.app import (
     AdapterOption,
+    ClauseTaggerOption,
     ConfigOption,
     LlmExtractorOption,
     ModelOption,
@@ -48,12 +49,15 @@ def ui(
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="open the page in your browser")] = True,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    clause_tagger: ClauseTaggerOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
 ) -> None:
     """Open a local page: paste a post, see what gives you away, take the rewrite, restore the reply."""
-    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite)
+    settings, protector, rewriter = page_service(
+        config, model, adapter, llm, tagger, rewrite, clause_tagger=clause_tagger
+    )
     serve_page(settings, protector, port, rewriter, open_browser=open_browser, warm=True)
 
 
@@ -65,13 +69,20 @@ def page_service(
     tagger: bool | None,
     rewrite: str,
     refuse_uncovered: bool | None = None,
+    clause_tagger: bool | None = None,
 ) -> tuple[Settings, Protector, NamedRewriter | None]:
     """What `ui` and `serve` run: the settings with their options, the user's protector, and the
     `--rewrite` (None for `none`; not built yet: an unknown name fails before anything loads)."""
     from stealthflow.pipeline.rewrite import NamedRewriter
 
     settings = protect_settings(
-        config, model, adapter, llm_extractor=llm, tagger=tagger, refuse_uncovered=refuse_uncovered
+        config,
+        model,
+        adapter,
+        llm_extractor=llm,
+        tagger=tagger,
+        clause_tagger=clause_tagger,
+        refuse_uncovered=refuse_uncovered,
     )
     try:
         rewriter = None if rewrite == "none" else NamedRewriter(rewrite, settings)
