@@ -24,6 +24,9 @@ beside this one, the requests interleaved across the direct path and both proxie
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 0 0 0 --streams 0 \
         --hostile-chars 1000000
 
+`--clause-tagger` (with `--tagger`): a second proxy of this checkout runs with `--clause-tagger`
+(`protect.clause_tagger`), beside the default one, the requests interleaved as with `--before`.
+
 `--languages en de`: the latency rows of each size for prompts in each of these languages, one language after the
 other (English: the English student reads them; German: the multilingual student), e.g.
 
@@ -35,8 +38,8 @@ other (English: the English student reads them; German: the multilingual student
 process spent on it.
 
 Writes the latency and throughput results to `--out STEM`.json and .md, the hostile ones to `--hostile-out STEM`.json
-and .md; without them, benchmarks/results/ under the options' names: proxy_overhead[_tagger][_side_by_side],
-proxy_hostile[_tagger][_side_by_side]. An existing file is not overwritten without `--force` (result_files.py):
+and .md; without them, benchmarks/results/ under the options' names: proxy_overhead[_tagger][_side_by_side|_clause_tagger],
+proxy_hostile[_tagger][_side_by_side|_clause_tagger]. An existing file is not overwritten without `--force` (result_files.py):
 the run stops before measuring.
 """
 
@@ -128,8 +131,11 @@ PIDS: dict[str, int] = {}  # each proxy's base URL -> its process id
 
 
 @contextlib.contextmanager
-def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: Path | None = None):
-    """A proxy subprocess; `src`: run that source tree's stealthflow instead of the installed one."""
+def proxy_process(
+    upstream_base: str, workdir: Path, tagger: bool = False, src: Path | None = None, options: tuple[str, ...] = ()
+):
+    """A proxy subprocess; `src`: run that source tree's stealthflow instead of the installed one; `options`: more
+    of its command-line options."""
     port = free_port()
     workdir.mkdir(parents=True, exist_ok=True)
     env = {
@@ -142,7 +148,15 @@ def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: 
         "XDG_CONFIG_HOME": str(workdir / "config"),
     }
     command = cli_command("proxy", "--upstream", "openai/mock-model")
-    command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", *([] if tagger else ["--no-tagger"])]
+    command += [
+        "--upstream-base",
+        upstream_base,
+        "--port",
+        str(port),
+        "--no-llm",
+        *([] if tagger else ["--no-tagger"]),
+        *options,
+    ]
     with (workdir / "proxy.log").open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         try:
@@ -384,6 +398,11 @@ def main() -> None:
     parser.add_argument(
         "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
     )
+    parser.add_argument(
+        "--clause-tagger",
+        action="store_true",
+        help="with --tagger: also a proxy of this checkout with --clause-tagger, beside the default one",
+    )
     parser.add_argument("--hostile-chars", type=int, default=0, help="one request of this many characters per kind")
     parser.add_argument(
         "--languages",
@@ -406,15 +425,22 @@ def main() -> None:
     )
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
+    if (args.before or args.clause_tagger) and not args.tagger:
+        parser.error("--before and --clause-tagger compare proxies with the tagger: add --tagger")
+    if args.before and args.clause_tagger:
+        parser.error("--before or --clause-tagger, not both")
     named = ("_tagger" if args.tagger else "") + ("_side_by_side" if args.before else "")
+    named += "_clause_tagger" if args.clause_tagger else ""
     stem = result_stem(args.out, "proxy_overhead" + named) if any(args.requests) or args.streams else None
     hostile_stem = result_stem(args.hostile_out, "proxy_hostile" + named) if args.hostile_chars else None
     for planned in (stem, hostile_stem):
         if planned is not None:
             refuse_overwrite(planned, args.force)
-    sources = (
-        {"this checkout": None} if args.before is None else {"before": args.before.resolve(), "this checkout": AFTER}
-    )
+    sources: dict[str, tuple[Path | None, tuple[str, ...]]] = {"this checkout": (None, ())}  # name -> (src, options)
+    if args.before:
+        sources = {"before": (args.before.resolve(), ()), "this checkout": (AFTER, ())}
+    if args.clause_tagger:
+        sources = {"default": (None, ()), "--clause-tagger": (None, ("--clause-tagger",))}
 
     with contextlib.ExitStack() as stack:
         upstream = stack.enter_context(
@@ -422,8 +448,8 @@ def main() -> None:
         )  # run from the repository root
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         proxies = {
-            name: stack.enter_context(proxy_process(upstream.base_url, tmp / str(number), args.tagger, src))
-            for number, (name, src) in enumerate(sources.items())
+            name: stack.enter_context(proxy_process(upstream.base_url, tmp / str(number), args.tagger, src, options))
+            for number, (name, (src, options)) in enumerate(sources.items())
         }
         if args.tagger:
             for base in proxies.values():  # the burst: detection in several worker threads
@@ -435,7 +461,7 @@ def main() -> None:
             flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
             flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams, THROUGHPUT_SEEDS))
             flow["proxied"] = asyncio.run(
-                throughput(proxies["this checkout"], args.concurrent, args.streams, THROUGHPUT_SEEDS)
+                throughput(list(proxies.values())[-1], args.concurrent, args.streams, THROUGHPUT_SEEDS)
             )
     if hostile:
         print(hostile_markdown(hostile, args.tagger))
