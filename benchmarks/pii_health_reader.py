@@ -1,11 +1,12 @@
 """The HEALTH gates side by side on annotated text: the HEALTH spans the tagger keeps with its verifiers and no gate
 (English rows of `pii_registers.py` files), scored by the context model (pii_tagger/context_model.py) and by the
 health reader (pii_tagger/reader.py), and what each keeps at each threshold: spans kept, right (overlapping an
-annotated value), wrong, and texts without personal data flagged by a HEALTH span. The tagger's spans only: the
+annotated value), wrong, and texts without personal data flagged by a HEALTH span. `--label EMPLOYER` (or another
+label an English reader reads): that label's spans and its reader alone. The tagger's spans only: the
 pattern recognizers' HEALTH matches, which the reader gates too, and the shipped threshold's choice are the whole
 detector's (`pii_registers.py`, benchmarks/results/pii_health_reader.md).
 
-    python benchmarks/pii_health_reader.py FILE [FILE ...] [--reader DIR] [--out STEM]
+    python benchmarks/pii_health_reader.py FILE [FILE ...] [--reader DIR] [--label HEALTH] [--out STEM]
 """
 
 from __future__ import annotations
@@ -43,18 +44,23 @@ def kept(examples: list[dict], scores: list[float], threshold: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--reader", type=Path, help="a health reader's directory (default: the shipped one)")
+    parser.add_argument("--reader", type=Path, help="a reader's directory (default: the shipped one of the label)")
+    parser.add_argument("--label", default="HEALTH", help="the spans' label and the reader's (default HEALTH)")
     add_out_options(parser, "pii_health_reader_gates")
     args = parser.parse_args()
     stem = result_stem(args.out, "pii_health_reader_gates")
     refuse_overwrite(stem, args.force)
-    reader = read_reader(args.reader) if args.reader else shipped_readers()[0]
-    examples = reader_examples(args.files, [])
+    english = frozenset({"en"})
+    reader = (
+        read_reader(args.reader)
+        if args.reader
+        else next(r for r in shipped_readers() if r.label == args.label and r.reads_text_of(english))
+    )
+    examples = reader_examples(args.files, [], label=args.label)
     candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in examples]
-    gates = {
-        "context model": shipped_context_model("HEALTH").judge_many(candidates),
-        "reader": reader.judge_many(candidates),
-    }
+    gates = {"reader": reader.judge_many(candidates)}
+    if args.label == "HEALTH":
+        gates = {"context model": shipped_context_model("HEALTH").judge_many(candidates), **gates}
     rows = {name: [kept(examples, scores, t) for t in THRESHOLDS] for name, scores in gates.items()}
     ungated = kept(examples, [1.0] * len(examples), 0.0)
     result = {
@@ -63,12 +69,13 @@ def main() -> None:
         "clean_texts": len({e["group"] for e in examples if e["clean"]}),
         "ungated": ungated,
         "by_threshold": rows,
-        "shipped": {"context model": shipped_context_model("HEALTH").threshold, "reader": reader.threshold},
+        "label": args.label,
+        "shipped": {"reader": reader.threshold},
     }
     lines = [
-        f"# HEALTH gates on {', '.join(f.name for f in args.files)}",
+        f"# {args.label} gates on {', '.join(f.name for f in args.files)}",
         "",
-        f"HEALTH spans the tagger keeps without a gate: {ungated['kept']} ({ungated['right']} right); texts without "
+        f"{args.label} spans the tagger keeps without a gate: {ungated['kept']} ({ungated['right']} right); texts without "
         f"personal data among those holding one: {result['clean_texts']}. Reader: {result['reader']}.",
         "",
         *table(
