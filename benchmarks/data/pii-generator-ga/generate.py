@@ -4,6 +4,7 @@
 Run: python generate.py  ->  writes pii_generator_ga.jsonl next to this file (seed 74).
 Standard library only; all templates and value lists are written by hand below.
 """
+
 import json
 import math
 import os
@@ -28,10 +29,34 @@ def uniq(seq):
 # Names by culture: (first names, surnames). Full names are mostly drawn within a culture.
 CULTURES = {
     "english": (
-        ["Oliver", "Amelia", "Alfie", "Isla", "George", "Poppy", "Jack", "Freya", "Eleanor", "Callum",
-         "Bethany", "Rhys", "Megan", "Declan"],
-        ["Thompson", "Whitaker", "Ashworth", "Pemberton", "Fletcher", "Davies", "Marsh", "Haworth",
-         "Blackwood", "Rowntree"],
+        [
+            "Oliver",
+            "Amelia",
+            "Alfie",
+            "Isla",
+            "George",
+            "Poppy",
+            "Jack",
+            "Freya",
+            "Eleanor",
+            "Callum",
+            "Bethany",
+            "Rhys",
+            "Megan",
+            "Declan",
+        ],
+        [
+            "Thompson",
+            "Whitaker",
+            "Ashworth",
+            "Pemberton",
+            "Fletcher",
+            "Davies",
+            "Marsh",
+            "Haworth",
+            "Blackwood",
+            "Rowntree",
+        ],
     ),
     "american": (
         ["Tyler", "Kaylee", "Brandon", "Kayla", "Hunter", "Destiny", "Jaxon", "Brianna"],
@@ -66,8 +91,7 @@ CULTURES = {
         ["Sosa", "Benítez", "Acuña", "Ledesma", "Giménez"],
     ),
     "polish": (
-        ["Łukasz", "Małgorzata", "Paweł", "Agnieszka", "Wojciech", "Zofia", "Krzysztof", "Bożena",
-         "Michał", "Jędrzej"],
+        ["Łukasz", "Małgorzata", "Paweł", "Agnieszka", "Wojciech", "Zofia", "Krzysztof", "Bożena", "Michał", "Jędrzej"],
         ["Wiśniewski", "Kowalczyk", "Wójcik", "Zieliński", "Lewandowska", "Dąbrowski", "Szymańska"],
     ),
     "czech": (
@@ -91,8 +115,7 @@ CULTURES = {
         ["Yılmaz", "Öztürk", "Çelik", "Şahin", "Aydın", "Doğan"],
     ),
     "indian": (
-        ["Priya", "Arjun", "Ananya", "Rohan", "Kavya", "Vikram", "Deepika", "Sanjay", "Meera", "Aditya",
-         "Lakshmi"],
+        ["Priya", "Arjun", "Ananya", "Rohan", "Kavya", "Vikram", "Deepika", "Sanjay", "Meera", "Aditya", "Lakshmi"],
         ["Sharma", "Iyer", "Venkataraman", "Chatterjee", "Patel", "Reddy", "Nair", "Banerjee"],
     ),
     "chinese": (
@@ -132,21 +155,46 @@ CULTURE_KEYS = list(CULTURES)
 FIRST_NAMES = uniq(f for k in CULTURE_KEYS for f in CULTURES[k][0])
 SURNAMES = uniq(s for k in CULTURE_KEYS for s in CULTURES[k][1])
 TITLES = ["Mr", "Mrs", "Ms", "Dr", "Dr.", "Mr.", "Mrs.", "Miss", "Prof.", "Mx"]
-TITLES_LOCAL = {"german": ["Herr", "Frau"], "french": ["M.", "Mme"], "spanish": ["Sr.", "Sra."],
-                "italian": ["Sig.", "Sig.ra"], "portuguese": ["Sr.", "Dona"], "polish": ["Pan", "Pani"]}
+TITLES_LOCAL = {
+    "german": ["Herr", "Frau"],
+    "french": ["M.", "Mme"],
+    "spanish": ["Sr.", "Sra."],
+    "italian": ["Sig.", "Sig.ra"],
+    "portuguese": ["Sr.", "Dona"],
+    "polish": ["Pan", "Pani"],
+}
 
 # Streets by country (used only with a house number inside ADDRESS values).
 STREETS = {
-    "UK": ["Marlowe Road", "Kingsley Avenue", "Ashgrove Terrace", "Pennine Close", "Holloway Lane",
-           "Beechcroft Gardens", "Tannery Street", "Wrenfield Drive"],
-    "US": ["Willow Creek Dr", "Maple Street", "Oak Hollow Ln", "Sycamore Ave", "Birchwood Ct",
-           "Juniper Blvd", "Cedar Ridge Rd"],
-    "DE": ["Lindenstraße", "Am Mühlbach", "Kastanienallee", "Gartenweg", "Schillerstraße",
-           "Ahornring", "Fichtestraße"],
-    "FR": ["rue des Lilas", "avenue Jean-Jaurès", "rue du Moulin Vert", "boulevard des Tilleuls",
-           "impasse des Églantiers", "rue Saint-Exupère"],
-    "ES": ["Calle del Olivo", "Carrer de la Font", "Avenida de los Almendros", "Calle Peñascal",
-           "Calle de la Acequia"],
+    "UK": [
+        "Marlowe Road",
+        "Kingsley Avenue",
+        "Ashgrove Terrace",
+        "Pennine Close",
+        "Holloway Lane",
+        "Beechcroft Gardens",
+        "Tannery Street",
+        "Wrenfield Drive",
+    ],
+    "US": [
+        "Willow Creek Dr",
+        "Maple Street",
+        "Oak Hollow Ln",
+        "Sycamore Ave",
+        "Birchwood Ct",
+        "Juniper Blvd",
+        "Cedar Ridge Rd",
+    ],
+    "DE": ["Lindenstraße", "Am Mühlbach", "Kastanienallee", "Gartenweg", "Schillerstraße", "Ahornring", "Fichtestraße"],
+    "FR": [
+        "rue des Lilas",
+        "avenue Jean-Jaurès",
+        "rue du Moulin Vert",
+        "boulevard des Tilleuls",
+        "impasse des Églantiers",
+        "rue Saint-Exupère",
+    ],
+    "ES": ["Calle del Olivo", "Carrer de la Font", "Avenida de los Almendros", "Calle Peñascal", "Calle de la Acequia"],
     "IT": ["Via dei Glicini", "Via Mazzolari", "Corso Santa Rita", "Viale delle Robinie", "Via Casalbuono"],
     "PL": ["ul. Kwiatowa", "ul. Słoneczna", "ul. Jaśminowa", "ul. Wrzosowa", "ul. Żurawia"],
     "CZ": ["Lipová", "Na Výsluní", "Jabloňová", "Třešňová", "Pod Hájem"],
@@ -165,169 +213,569 @@ STREETS = {
 ALL_STREETS = uniq(s for c in STREETS for s in STREETS[c])
 
 TOWNS = {
-    "UK": [("Leeds", "LS"), ("Bristol", "BS"), ("Sheffield", "S"), ("Norwich", "NR"), ("Cardiff", "CF"),
-           ("Leicester", "LE")],
-    "US": [("Austin", "TX", "787"), ("Portland", "OR", "972"), ("Columbus", "OH", "432"),
-           ("Madison", "WI", "537"), ("Raleigh", "NC", "276")],
-    "DE": [("10115", "Berlin"), ("80331", "München"), ("50667", "Köln"), ("04109", "Leipzig"),
-           ("28195", "Bremen"), ("90402", "Nürnberg")],
-    "FR": [("69003", "Lyon"), ("31000", "Toulouse"), ("44000", "Nantes"), ("67000", "Strasbourg"),
-           ("13006", "Marseille")],
-    "ES": [("28009", "Madrid"), ("08014", "Barcelona"), ("41003", "Sevilla"), ("46002", "València"),
-           ("48001", "Bilbao")],
-    "IT": [("20121", "Milano"), ("10121", "Torino"), ("40126", "Bologna"), ("50122", "Firenze"),
-           ("80133", "Napoli")],
-    "PL": [("00-950", "Warszawa"), ("30-001", "Kraków"), ("50-001", "Wrocław"), ("80-001", "Gdańsk"),
-           ("90-001", "Łódź")],
+    "UK": [
+        ("Leeds", "LS"),
+        ("Bristol", "BS"),
+        ("Sheffield", "S"),
+        ("Norwich", "NR"),
+        ("Cardiff", "CF"),
+        ("Leicester", "LE"),
+    ],
+    "US": [
+        ("Austin", "TX", "787"),
+        ("Portland", "OR", "972"),
+        ("Columbus", "OH", "432"),
+        ("Madison", "WI", "537"),
+        ("Raleigh", "NC", "276"),
+    ],
+    "DE": [
+        ("10115", "Berlin"),
+        ("80331", "München"),
+        ("50667", "Köln"),
+        ("04109", "Leipzig"),
+        ("28195", "Bremen"),
+        ("90402", "Nürnberg"),
+    ],
+    "FR": [
+        ("69003", "Lyon"),
+        ("31000", "Toulouse"),
+        ("44000", "Nantes"),
+        ("67000", "Strasbourg"),
+        ("13006", "Marseille"),
+    ],
+    "ES": [
+        ("28009", "Madrid"),
+        ("08014", "Barcelona"),
+        ("41003", "Sevilla"),
+        ("46002", "València"),
+        ("48001", "Bilbao"),
+    ],
+    "IT": [("20121", "Milano"), ("10121", "Torino"), ("40126", "Bologna"), ("50122", "Firenze"), ("80133", "Napoli")],
+    "PL": [
+        ("00-950", "Warszawa"),
+        ("30-001", "Kraków"),
+        ("50-001", "Wrocław"),
+        ("80-001", "Gdańsk"),
+        ("90-001", "Łódź"),
+    ],
     "CZ": [("120 00", "Praha 2"), ("602 00", "Brno"), ("301 00", "Plzeň"), ("370 01", "České Budějovice")],
     "SE": [("114 51", "Stockholm"), ("413 01", "Göteborg"), ("211 20", "Malmö"), ("752 36", "Uppsala")],
     "NO": [("0368", "Oslo"), ("5003", "Bergen"), ("7010", "Trondheim"), ("9008", "Tromsø")],
     "FI": [("00100", "Helsinki"), ("33100", "Tampere"), ("20100", "Turku"), ("90100", "Oulu")],
-    "BR": [("São Paulo", "SP"), ("Belo Horizonte", "MG"), ("Curitiba", "PR"), ("Recife", "PE"),
-           ("Porto Alegre", "RS")],
+    "BR": [("São Paulo", "SP"), ("Belo Horizonte", "MG"), ("Curitiba", "PR"), ("Recife", "PE"), ("Porto Alegre", "RS")],
     "AR": [("C1414", "CABA"), ("S2000", "Rosario"), ("X5000", "Córdoba"), ("M5500", "Mendoza")],
-    "IN": [("Bengaluru", "560038"), ("Pune", "411014"), ("Chennai", "600040"), ("Hyderabad", "500034"),
-           ("Kochi", "682020")],
-    "JP": [("Setagaya-ku", "Tokyo", "154"), ("Kita-ku", "Kyoto", "603"), ("Chūō-ku", "Sapporo", "064"),
-           ("Naka-ku", "Yokohama", "231")],
-    "AU": [("Fitzroy", "VIC", "3065"), ("Paddington", "NSW", "2021"), ("Fremantle", "WA", "6160"),
-           ("New Farm", "QLD", "4005")],
+    "IN": [
+        ("Bengaluru", "560038"),
+        ("Pune", "411014"),
+        ("Chennai", "600040"),
+        ("Hyderabad", "500034"),
+        ("Kochi", "682020"),
+    ],
+    "JP": [
+        ("Setagaya-ku", "Tokyo", "154"),
+        ("Kita-ku", "Kyoto", "603"),
+        ("Chūō-ku", "Sapporo", "064"),
+        ("Naka-ku", "Yokohama", "231"),
+    ],
+    "AU": [
+        ("Fitzroy", "VIC", "3065"),
+        ("Paddington", "NSW", "2021"),
+        ("Fremantle", "WA", "6160"),
+        ("New Farm", "QLD", "4005"),
+    ],
     "NL": [("1015", "Amsterdam"), ("3511", "Utrecht"), ("9711", "Groningen")],
     "IE": [("Dublin 9", "D09"), ("Cork", "T12"), ("Galway", "H91")],
     "CA": [("Guelph", "ON", "N1H"), ("Halifax", "NS", "B3H"), ("Kelowna", "BC", "V1Y")],
 }
 
-EMAIL_DOMAINS = ["gmail.com", "outlook.com", "yahoo.co.uk", "hotmail.com", "web.de", "gmx.de", "orange.fr",
-                 "libero.it", "wp.pl", "seznam.cz", "telia.se", "online.no", "proton.me", "icloud.com",
-                 "uol.com.br", "rediffmail.com", "yahoo.es", "bigpond.com", "live.fi", "gmx.at"]
+EMAIL_DOMAINS = [
+    "gmail.com",
+    "outlook.com",
+    "yahoo.co.uk",
+    "hotmail.com",
+    "web.de",
+    "gmx.de",
+    "orange.fr",
+    "libero.it",
+    "wp.pl",
+    "seznam.cz",
+    "telia.se",
+    "online.no",
+    "proton.me",
+    "icloud.com",
+    "uol.com.br",
+    "rediffmail.com",
+    "yahoo.es",
+    "bigpond.com",
+    "live.fi",
+    "gmx.at",
+]
 
 # HEALTH values: conditions, symptoms, medication, treatment.
 HEALTH_COND = [
-    "type 2 diabetes", "type 1 diabetes", "bipolar disorder", "generalised anxiety disorder", "ADHD",
-    "Crohn's disease", "endometriosis", "multiple sclerosis", "epilepsy", "coeliac disease",
-    "rheumatoid arthritis", "early-onset Parkinson's", "long COVID", "PTSD", "OCD", "anorexia",
-    "bulimia", "postnatal depression", "clinical depression", "hypothyroidism", "PCOS",
-    "fibromyalgia", "chronic fatigue syndrome", "lupus", "asthma", "COPD", "stage 2 breast cancer",
-    "prostate cancer", "non-Hodgkin lymphoma", "HIV", "hepatitis C", "a herniated disc",
-    "high blood pressure", "atrial fibrillation", "irritable bowel syndrome", "psoriasis",
-    "sleep apnoea", "borderline personality disorder", "an eating disorder", "schizophrenia",
-    "glaucoma", "tinnitus", "gestational diabetes", "kidney stones", "a torn ACL", "gout",
-    "Hashimoto's", "ulcerative colitis", "autism", "dyslexia", "chlamydia", "shingles",
+    "type 2 diabetes",
+    "type 1 diabetes",
+    "bipolar disorder",
+    "generalised anxiety disorder",
+    "ADHD",
+    "Crohn's disease",
+    "endometriosis",
+    "multiple sclerosis",
+    "epilepsy",
+    "coeliac disease",
+    "rheumatoid arthritis",
+    "early-onset Parkinson's",
+    "long COVID",
+    "PTSD",
+    "OCD",
+    "anorexia",
+    "bulimia",
+    "postnatal depression",
+    "clinical depression",
+    "hypothyroidism",
+    "PCOS",
+    "fibromyalgia",
+    "chronic fatigue syndrome",
+    "lupus",
+    "asthma",
+    "COPD",
+    "stage 2 breast cancer",
+    "prostate cancer",
+    "non-Hodgkin lymphoma",
+    "HIV",
+    "hepatitis C",
+    "a herniated disc",
+    "high blood pressure",
+    "atrial fibrillation",
+    "irritable bowel syndrome",
+    "psoriasis",
+    "sleep apnoea",
+    "borderline personality disorder",
+    "an eating disorder",
+    "schizophrenia",
+    "glaucoma",
+    "tinnitus",
+    "gestational diabetes",
+    "kidney stones",
+    "a torn ACL",
+    "gout",
+    "Hashimoto's",
+    "ulcerative colitis",
+    "autism",
+    "dyslexia",
+    "chlamydia",
+    "shingles",
 ]
 HEALTH_SYMPT = [
-    "panic attacks", "chest pains", "blackouts", "constant migraines", "night sweats",
-    "a lump in my breast", "blood in my stool", "heart palpitations", "insomnia", "suicidal thoughts",
-    "memory lapses", "a persistent cough", "numbness in my left arm", "hair falling out in clumps",
-    "dizzy spells", "severe back pain", "nosebleeds every morning", "ringing in both ears",
-    "vomiting after meals", "shortness of breath", "tremors in my hands", "unexplained weight loss",
+    "panic attacks",
+    "chest pains",
+    "blackouts",
+    "constant migraines",
+    "night sweats",
+    "a lump in my breast",
+    "blood in my stool",
+    "heart palpitations",
+    "insomnia",
+    "suicidal thoughts",
+    "memory lapses",
+    "a persistent cough",
+    "numbness in my left arm",
+    "hair falling out in clumps",
+    "dizzy spells",
+    "severe back pain",
+    "nosebleeds every morning",
+    "ringing in both ears",
+    "vomiting after meals",
+    "shortness of breath",
+    "tremors in my hands",
+    "unexplained weight loss",
 ]
 HEALTH_MED = [
-    "sertraline 50mg", "fluoxetine", "lithium", "metformin", "insulin", "levothyroxine", "methotrexate",
-    "propranolol", "citalopram", "quetiapine", "Ritalin", "pregabalin", "amitriptyline", "PrEP",
-    "warfarin", "morphine patches", "adalimumab injections", "mirtazapine", "the mini pill",
-    "Ozempic", "tramadol", "venlafaxine 150mg", "an inhaler twice a day", "ramipril",
+    "sertraline 50mg",
+    "fluoxetine",
+    "lithium",
+    "metformin",
+    "insulin",
+    "levothyroxine",
+    "methotrexate",
+    "propranolol",
+    "citalopram",
+    "quetiapine",
+    "Ritalin",
+    "pregabalin",
+    "amitriptyline",
+    "PrEP",
+    "warfarin",
+    "morphine patches",
+    "adalimumab injections",
+    "mirtazapine",
+    "the mini pill",
+    "Ozempic",
+    "tramadol",
+    "venlafaxine 150mg",
+    "an inhaler twice a day",
+    "ramipril",
 ]
 HEALTH_TREAT = [
-    "chemotherapy", "radiotherapy", "IVF", "dialysis", "a hip replacement", "CBT", "physiotherapy",
-    "a knee reconstruction", "rehab for alcohol", "a hysterectomy", "gastric bypass surgery",
-    "an appendectomy", "electroconvulsive therapy", "a mastectomy", "open-heart surgery",
-    "a colonoscopy", "counselling for grief", "hormone therapy", "a skin graft", "egg freezing",
-    "methadone treatment", "a spinal fusion", "cataract surgery", "a stem cell transplant",
+    "chemotherapy",
+    "radiotherapy",
+    "IVF",
+    "dialysis",
+    "a hip replacement",
+    "CBT",
+    "physiotherapy",
+    "a knee reconstruction",
+    "rehab for alcohol",
+    "a hysterectomy",
+    "gastric bypass surgery",
+    "an appendectomy",
+    "electroconvulsive therapy",
+    "a mastectomy",
+    "open-heart surgery",
+    "a colonoscopy",
+    "counselling for grief",
+    "hormone therapy",
+    "a skin graft",
+    "egg freezing",
+    "methadone treatment",
+    "a spinal fusion",
+    "cataract surgery",
+    "a stem cell transplant",
 ]
 
 # FINANCE values are built from currency amounts and phrases that make them a person's money.
 CURRENCIES = [
     # (prefix, suffix, thousands separator, decimal separator)
-    ("£", "", ",", "."), ("$", "", ",", "."), ("€", "", ",", "."), ("", " €", ".", ","),
-    ("", " EUR", ".", ","), ("", " zł", " ", ","), ("", " Kč", " ", ","), ("", " kr", " ", ","),
-    ("R$ ", "", ".", ","), ("₹", "", ",", "."), ("A$", "", ",", "."), ("CHF ", "", "'", "."),
-    ("", " NOK", " ", ","), ("¥", "", ",", "."),
+    ("£", "", ",", "."),
+    ("$", "", ",", "."),
+    ("€", "", ",", "."),
+    ("", " €", ".", ","),
+    ("", " EUR", ".", ","),
+    ("", " zł", " ", ","),
+    ("", " Kč", " ", ","),
+    ("", " kr", " ", ","),
+    ("R$ ", "", ".", ","),
+    ("₹", "", ",", "."),
+    ("A$", "", ",", "."),
+    ("CHF ", "", "'", "."),
+    ("", " NOK", " ", ","),
+    ("¥", "", ",", "."),
 ]
 FIN_DEBT = [
-    "{a} of credit card debt", "{a} in credit card debt", "{a} in rent arrears", "{a} of rent arrears",
-    "an overdraft of {a}", "{a} overdraft", "{a} in student loans", "a {a} car loan",
-    "a {a} personal loan", "{a} of payday loans", "{a} in council tax arrears", "a mortgage of {a}",
-    "{a} owed to the tax office", "{a} of debt on my Klarna", "a {a} debt to my landlord",
-    "{a} of gambling debt", "{a} in unpaid energy bills", "a loan of {a}", "{a} of buy-now-pay-later debt",
+    "{a} of credit card debt",
+    "{a} in credit card debt",
+    "{a} in rent arrears",
+    "{a} of rent arrears",
+    "an overdraft of {a}",
+    "{a} overdraft",
+    "{a} in student loans",
+    "a {a} car loan",
+    "a {a} personal loan",
+    "{a} of payday loans",
+    "{a} in council tax arrears",
+    "a mortgage of {a}",
+    "{a} owed to the tax office",
+    "{a} of debt on my Klarna",
+    "a {a} debt to my landlord",
+    "{a} of gambling debt",
+    "{a} in unpaid energy bills",
+    "a loan of {a}",
+    "{a} of buy-now-pay-later debt",
 ]
 FIN_INCOME = [
-    "a salary of {a}", "a {a} salary", "{a} a year before tax", "{a} a month after tax",
-    "{a} take-home pay", "{a} an hour", "a {a} annual bonus", "{a} a month in benefits",
-    "a pension of {a} a month", "{a} a year gross", "{a} a month from a part-time job",
+    "a salary of {a}",
+    "a {a} salary",
+    "{a} a year before tax",
+    "{a} a month after tax",
+    "{a} take-home pay",
+    "{a} an hour",
+    "a {a} annual bonus",
+    "{a} a month in benefits",
+    "a pension of {a} a month",
+    "{a} a year gross",
+    "{a} a month from a part-time job",
 ]
 FIN_SAVINGS = [
-    "{a} in savings", "{a} saved up", "{a} in my ISA", "{a} in my pension pot", "a balance of {a}",
-    "{a} left in my current account", "{a} in my savings account", "{a} in a term deposit",
-    "an inheritance of {a}", "{a} in crypto", "{a} in my emergency fund", "a balance of -{a}",
+    "{a} in savings",
+    "{a} saved up",
+    "{a} in my ISA",
+    "{a} in my pension pot",
+    "a balance of {a}",
+    "{a} left in my current account",
+    "{a} in my savings account",
+    "{a} in a term deposit",
+    "an inheritance of {a}",
+    "{a} in crypto",
+    "{a} in my emergency fund",
+    "a balance of -{a}",
 ]
 
 # Invented organisations (employers / schools / universities).
 EMPLOYERS = [
-    "Brackenridge Logistics", "Halvorsen Maritime AS", "Kestrel Ridge Primary School",
-    "Wolkenstein Software GmbH", "Pinecrest Dental Group", "St Aldric's Hospital", "Eastmere University",
-    "Lowfield Academy", "Quillon Analytics", "Norrbacka Verktyg AB", "Ferrovie Castellani S.p.A.",
-    "Marwick & Doyle Solicitors", "Tidewater Credit Union", "Oakhurst Care Home", "Velmont Insurance",
-    "Harbourline Ferries", "Greystone Builders Ltd", "Blue Heron Bakery", "Saltmarsh Veterinary Clinic",
-    "Dunmore Community College", "Lysander Pharma", "Corvid Games Studio", "Ashbury Grammar School",
-    "Kauppila Metsä Oy", "Meridian Freight Services", "Cobalt Lane Marketing", "Thornbury Library Trust",
-    "Rivergate Leisure Centre", "Kowalczyk & Syn Sp. z o.o.", "Pražská Strojírna Vltava",
-    "Solberg Fisk AS", "Instituto Nueva Aurora", "Colégio Horizonte Azul", "Brightwater Call Centre",
-    "Fennick Engineering", "Northvale NHS Foundation Trust", "Université de Valmorin",
-    "Hochschule Emsland-Süd", "Sunfield Nursery", "Maplestone Accountants", "Gullhaug Hotell",
-    "Carrow & Finch Architects", "Lindqvist Bygg AB", "Panadería Los Tilos", "Osteria del Ponte Vecchio",
-    "Kingfisher Garden Centre", "Ironwood Security", "Redbrook Primary", "Westcliff Sixth Form College",
-    "Talvikki Health Oy", "Sapphire Coast Realty", "Manchester Road Surgery", "Verdigris Design Studio",
-    "Bellhaven Distillery", "Hawksmoor Haulage", "Ravensworth College", "Quayside Fish Co.",
-    "Arcadia Lane Pharmacy", "Highmoor Tyres", "Greenacre Housing Association", "Tannenhof Klinik",
-    "Escola Municipal Jardim Serrano", "Indus Valley Softworks Pvt Ltd", "Sakuragi Precision K.K.",
-    "Wattlebrook Council", "Fjordline Kundeservice AS", "Calder Valley Buses", "Orchard Row Dental",
-    "Kaldera Institute of Technology", "University of Port Aldwyn", "Università di Valdoria",
-    "Högskolan i Norrvik", "Szkoła Podstawowa nr 7 w Zielonym Gaju", "Hollins Brook Infant School",
+    "Brackenridge Logistics",
+    "Halvorsen Maritime AS",
+    "Kestrel Ridge Primary School",
+    "Wolkenstein Software GmbH",
+    "Pinecrest Dental Group",
+    "St Aldric's Hospital",
+    "Eastmere University",
+    "Lowfield Academy",
+    "Quillon Analytics",
+    "Norrbacka Verktyg AB",
+    "Ferrovie Castellani S.p.A.",
+    "Marwick & Doyle Solicitors",
+    "Tidewater Credit Union",
+    "Oakhurst Care Home",
+    "Velmont Insurance",
+    "Harbourline Ferries",
+    "Greystone Builders Ltd",
+    "Blue Heron Bakery",
+    "Saltmarsh Veterinary Clinic",
+    "Dunmore Community College",
+    "Lysander Pharma",
+    "Corvid Games Studio",
+    "Ashbury Grammar School",
+    "Kauppila Metsä Oy",
+    "Meridian Freight Services",
+    "Cobalt Lane Marketing",
+    "Thornbury Library Trust",
+    "Rivergate Leisure Centre",
+    "Kowalczyk & Syn Sp. z o.o.",
+    "Pražská Strojírna Vltava",
+    "Solberg Fisk AS",
+    "Instituto Nueva Aurora",
+    "Colégio Horizonte Azul",
+    "Brightwater Call Centre",
+    "Fennick Engineering",
+    "Northvale NHS Foundation Trust",
+    "Université de Valmorin",
+    "Hochschule Emsland-Süd",
+    "Sunfield Nursery",
+    "Maplestone Accountants",
+    "Gullhaug Hotell",
+    "Carrow & Finch Architects",
+    "Lindqvist Bygg AB",
+    "Panadería Los Tilos",
+    "Osteria del Ponte Vecchio",
+    "Kingfisher Garden Centre",
+    "Ironwood Security",
+    "Redbrook Primary",
+    "Westcliff Sixth Form College",
+    "Talvikki Health Oy",
+    "Sapphire Coast Realty",
+    "Manchester Road Surgery",
+    "Verdigris Design Studio",
+    "Bellhaven Distillery",
+    "Hawksmoor Haulage",
+    "Ravensworth College",
+    "Quayside Fish Co.",
+    "Arcadia Lane Pharmacy",
+    "Highmoor Tyres",
+    "Greenacre Housing Association",
+    "Tannenhof Klinik",
+    "Escola Municipal Jardim Serrano",
+    "Indus Valley Softworks Pvt Ltd",
+    "Sakuragi Precision K.K.",
+    "Wattlebrook Council",
+    "Fjordline Kundeservice AS",
+    "Calder Valley Buses",
+    "Orchard Row Dental",
+    "Kaldera Institute of Technology",
+    "University of Port Aldwyn",
+    "Università di Valdoria",
+    "Högskolan i Norrvik",
+    "Szkoła Podstawowa nr 7 w Zielonym Gaju",
+    "Hollins Brook Infant School",
 ]
-SCHOOLS = ["Kestrel Ridge Primary School", "Lowfield Academy", "Ashbury Grammar School", "Sunfield Nursery",
-           "Redbrook Primary", "Westcliff Sixth Form College", "Escola Municipal Jardim Serrano",
-           "Colégio Horizonte Azul", "Instituto Nueva Aurora", "Szkoła Podstawowa nr 7 w Zielonym Gaju",
-           "Hollins Brook Infant School"]
-UNIVERSITIES = ["Eastmere University", "Université de Valmorin", "Hochschule Emsland-Süd", "Ravensworth College",
-                "Dunmore Community College", "Kaldera Institute of Technology", "University of Port Aldwyn",
-                "Università di Valdoria", "Högskolan i Norrvik"]
+SCHOOLS = [
+    "Kestrel Ridge Primary School",
+    "Lowfield Academy",
+    "Ashbury Grammar School",
+    "Sunfield Nursery",
+    "Redbrook Primary",
+    "Westcliff Sixth Form College",
+    "Escola Municipal Jardim Serrano",
+    "Colégio Horizonte Azul",
+    "Instituto Nueva Aurora",
+    "Szkoła Podstawowa nr 7 w Zielonym Gaju",
+    "Hollins Brook Infant School",
+]
+UNIVERSITIES = [
+    "Eastmere University",
+    "Université de Valmorin",
+    "Hochschule Emsland-Süd",
+    "Ravensworth College",
+    "Dunmore Community College",
+    "Kaldera Institute of Technology",
+    "University of Port Aldwyn",
+    "Università di Valdoria",
+    "Högskolan i Norrvik",
+]
 WORKPLACES = [e for e in EMPLOYERS if e not in SCHOOLS and e not in UNIVERSITIES]
 
 # --- distractors (never spans) ---
-CELEBS = ["Taylor Swift", "Lionel Messi", "Angela Merkel", "Barack Obama", "Beyoncé", "Elon Musk",
-          "Rishi Sunak", "Emmanuel Macron", "Shakira", "Cristiano Ronaldo", "Adele", "Keir Starmer",
-          "Greta Thunberg", "Roger Federer", "Oprah Winfrey", "Lewis Hamilton", "Rafael Nadal",
-          "Zlatan Ibrahimović", "Björk", "King Charles", "Pope Francis", "Bad Bunny", "Serena Williams",
-          "Kylian Mbappé", "Narendra Modi", "Jacinda Ardern", "Olaf Scholz", "Dua Lipa"]
-MUSICIANS = ["Taylor Swift", "Beyoncé", "Shakira", "Adele", "Bad Bunny", "Dua Lipa", "Björk", "Ed Sheeran",
-             "Rosalía", "Stromae", "Billie Eilish", "Kendrick Lamar"]
-FICTIONAL = ["Sherlock Holmes", "Hermione Granger", "Homer Simpson", "Frodo Baggins", "Walter White",
-             "Daenerys Targaryen", "Elizabeth Bennet", "Harry Potter", "Darth Vader", "Pippi Longstocking",
-             "Don Quixote", "Jay Gatsby", "Tony Soprano", "Lisbeth Salander", "Captain Haddock",
-             "Bridget Jones", "Mr Darcy", "Gandalf", "Moomintroll", "Asterix"]
-COMPANIES = ["Apple", "Siemens", "Tesla", "Nokia", "Spotify", "IKEA", "Unilever", "Volkswagen",
-             "Amazon", "Nestlé", "Ryanair", "Tesco", "Zara", "Samsung", "Netflix", "Lidl", "Shell",
-             "Ericsson", "Sony", "Airbus", "BP", "Heineken", "Vodafone", "Deutsche Bahn"]
-PRODUCTS = [("the new iPhone", "$999"), ("a PS5", "£479"), ("the Galaxy S24", "€899"),
-            ("a Dyson hoover", "£399"), ("the Switch 2", "$449"), ("a kilo of coffee", "€18.90"),
-            ("AirPods Pro", "£229"), ("a MacBook Air", "$1,099"), ("the Kindle", "£94.99"),
-            ("an e-bike", "€2.499"), ("a flat white", "£3.60"), ("a Netflix sub", "$15.49 a month"),
-            ("the Model 3", "$38,990"), ("a Billy bookcase", "£55"), ("a litre of petrol", "£1.45")]
-FAMOUS_STREETS = ["Oxford Street", "the Champs-Élysées", "Broadway", "Via del Corso", "Karl Johans gate",
-                  "La Rambla", "Nevsky Prospect", "Princes Street", "Kurfürstendamm", "Drottninggatan",
-                  "Avenida Paulista", "Nowy Świat", "Wenceslas Square", "the Royal Mile", "Grafton Street",
-                  "Las Ramblas", "Mannerheimintie", "Gran Vía", "Unter den Linden", "Fifth Avenue"]
-CS_LINES = [("Vodafone", "0800 068 0408"), ("Deutsche Bahn", "030 2970"), ("Ryanair", "0871 246 0000"),
-            ("IKEA", "020 3645 0000"), ("Amazon", "0800 279 7234"), ("Tesco", "0800 505 555"),
-            ("Lidl", "0800 977 7766"), ("Spotify", "1-800-555-0199"), ("Samsung", "0333 000 0333")]
-HEALTH_TALK = ["flu season", "vitamin D in winter", "the measles outbreak", "sugar in fizzy drinks",
-               "screen time and sleep", "the new booster programme", "walking 10k steps", "hay fever season",
-               "intermittent fasting", "ultra-processed food", "cold water swimming", "the heatwave advice"]
+CELEBS = [
+    "Taylor Swift",
+    "Lionel Messi",
+    "Angela Merkel",
+    "Barack Obama",
+    "Beyoncé",
+    "Elon Musk",
+    "Rishi Sunak",
+    "Emmanuel Macron",
+    "Shakira",
+    "Cristiano Ronaldo",
+    "Adele",
+    "Keir Starmer",
+    "Greta Thunberg",
+    "Roger Federer",
+    "Oprah Winfrey",
+    "Lewis Hamilton",
+    "Rafael Nadal",
+    "Zlatan Ibrahimović",
+    "Björk",
+    "King Charles",
+    "Pope Francis",
+    "Bad Bunny",
+    "Serena Williams",
+    "Kylian Mbappé",
+    "Narendra Modi",
+    "Jacinda Ardern",
+    "Olaf Scholz",
+    "Dua Lipa",
+]
+MUSICIANS = [
+    "Taylor Swift",
+    "Beyoncé",
+    "Shakira",
+    "Adele",
+    "Bad Bunny",
+    "Dua Lipa",
+    "Björk",
+    "Ed Sheeran",
+    "Rosalía",
+    "Stromae",
+    "Billie Eilish",
+    "Kendrick Lamar",
+]
+FICTIONAL = [
+    "Sherlock Holmes",
+    "Hermione Granger",
+    "Homer Simpson",
+    "Frodo Baggins",
+    "Walter White",
+    "Daenerys Targaryen",
+    "Elizabeth Bennet",
+    "Harry Potter",
+    "Darth Vader",
+    "Pippi Longstocking",
+    "Don Quixote",
+    "Jay Gatsby",
+    "Tony Soprano",
+    "Lisbeth Salander",
+    "Captain Haddock",
+    "Bridget Jones",
+    "Mr Darcy",
+    "Gandalf",
+    "Moomintroll",
+    "Asterix",
+]
+COMPANIES = [
+    "Apple",
+    "Siemens",
+    "Tesla",
+    "Nokia",
+    "Spotify",
+    "IKEA",
+    "Unilever",
+    "Volkswagen",
+    "Amazon",
+    "Nestlé",
+    "Ryanair",
+    "Tesco",
+    "Zara",
+    "Samsung",
+    "Netflix",
+    "Lidl",
+    "Shell",
+    "Ericsson",
+    "Sony",
+    "Airbus",
+    "BP",
+    "Heineken",
+    "Vodafone",
+    "Deutsche Bahn",
+]
+PRODUCTS = [
+    ("the new iPhone", "$999"),
+    ("a PS5", "£479"),
+    ("the Galaxy S24", "€899"),
+    ("a Dyson hoover", "£399"),
+    ("the Switch 2", "$449"),
+    ("a kilo of coffee", "€18.90"),
+    ("AirPods Pro", "£229"),
+    ("a MacBook Air", "$1,099"),
+    ("the Kindle", "£94.99"),
+    ("an e-bike", "€2.499"),
+    ("a flat white", "£3.60"),
+    ("a Netflix sub", "$15.49 a month"),
+    ("the Model 3", "$38,990"),
+    ("a Billy bookcase", "£55"),
+    ("a litre of petrol", "£1.45"),
+]
+FAMOUS_STREETS = [
+    "Oxford Street",
+    "the Champs-Élysées",
+    "Broadway",
+    "Via del Corso",
+    "Karl Johans gate",
+    "La Rambla",
+    "Nevsky Prospect",
+    "Princes Street",
+    "Kurfürstendamm",
+    "Drottninggatan",
+    "Avenida Paulista",
+    "Nowy Świat",
+    "Wenceslas Square",
+    "the Royal Mile",
+    "Grafton Street",
+    "Las Ramblas",
+    "Mannerheimintie",
+    "Gran Vía",
+    "Unter den Linden",
+    "Fifth Avenue",
+]
+CS_LINES = [
+    ("Vodafone", "0800 068 0408"),
+    ("Deutsche Bahn", "030 2970"),
+    ("Ryanair", "0871 246 0000"),
+    ("IKEA", "020 3645 0000"),
+    ("Amazon", "0800 279 7234"),
+    ("Tesco", "0800 505 555"),
+    ("Lidl", "0800 977 7766"),
+    ("Spotify", "1-800-555-0199"),
+    ("Samsung", "0333 000 0333"),
+]
+HEALTH_TALK = [
+    "flu season",
+    "vitamin D in winter",
+    "the measles outbreak",
+    "sugar in fizzy drinks",
+    "screen time and sleep",
+    "the new booster programme",
+    "walking 10k steps",
+    "hay fever season",
+    "intermittent fasting",
+    "ultra-processed food",
+    "cold water swimming",
+    "the heatwave advice",
+]
 
 
 # ---------------------------------------------------------------------------
 # 2. VALUE MAKERS (each takes the seeded Random)
 # ---------------------------------------------------------------------------
+
 
 def pick_culture(r):
     return r.choice(CULTURE_KEYS)
@@ -399,8 +847,12 @@ def address(r, country=None, street=None):
     if c == "CA":
         town, prov, fsa = tw
         base = "%s %s" % (r.randint(10, 980), st)
-        return base if short else "%s, %s, %s %s %d%s%d" % (base, town, prov, fsa, r.randint(1, 9),
-                                                           r.choice("ABCEGHJKLMNPRSTVXY"), r.randint(0, 9))
+        return (
+            base
+            if short
+            else "%s, %s, %s %s %d%s%d"
+            % (base, town, prov, fsa, r.randint(1, 9), r.choice("ABCEGHJKLMNPRSTVXY"), r.randint(0, 9))
+        )
     if c in ("DE", "PL", "CZ", "SE", "NO", "FI", "NL", "IT"):
         pc, town = tw
         if c == "PL":
@@ -459,8 +911,12 @@ def address(r, country=None, street=None):
     if c == "IE":
         town, key = tw
         base = "%s %s" % (house_no(r, 90), st)
-        return base if short else "%s, %s, %s %s%d%s%d" % (base, town, key, upper_letters(r, 1),
-                                                          r.randint(1, 9), upper_letters(r, 1), r.randint(1, 9))
+        return (
+            base
+            if short
+            else "%s, %s, %s %s%d%s%d"
+            % (base, town, key, upper_letters(r, 1), r.randint(1, 9), upper_letters(r, 1), r.randint(1, 9))
+        )
     raise ValueError(c)
 
 
@@ -496,7 +952,10 @@ def email(r):
 def phone(r):
     c = r.choice(["UK", "US", "DE", "FR", "ES", "IT", "PL", "CZ", "SE", "NO", "FI", "BR", "IN", "AU", "JP", "IE"])
     intl = r.random() < 0.5
-    d = lambda n: digits(r, n)
+
+    def d(n):
+        return digits(r, n)
+
     if c == "UK":
         sub = "7" + str(r.randint(4, 9)) + d(2) + " " + d(6)
         return "+44 " + sub if intl else "0" + sub
@@ -551,14 +1010,29 @@ def phone(r):
 
 IBAN_BBAN = {
     # country: list of (kind, length) where kind is 'n' digits, 'a' upper letters, 'c' alphanumeric
-    "GB": [("a", 4), ("n", 14)], "IE": [("a", 4), ("n", 14)], "DE": [("n", 18)],
-    "FR": [("n", 10), ("c", 11), ("n", 2)], "ES": [("n", 20)], "IT": [("a", 1), ("n", 10), ("c", 12)],
-    "NL": [("a", 4), ("n", 10)], "PL": [("n", 24)], "CZ": [("n", 20)], "SE": [("n", 20)],
-    "NO": [("n", 11)], "FI": [("n", 14)], "BE": [("n", 12)], "PT": [("n", 21)], "AT": [("n", 16)],
-    "DK": [("n", 14)], "CH": [("n", 5), ("c", 12)],
+    "GB": [("a", 4), ("n", 14)],
+    "IE": [("a", 4), ("n", 14)],
+    "DE": [("n", 18)],
+    "FR": [("n", 10), ("c", 11), ("n", 2)],
+    "ES": [("n", 20)],
+    "IT": [("a", 1), ("n", 10), ("c", 12)],
+    "NL": [("a", 4), ("n", 10)],
+    "PL": [("n", 24)],
+    "CZ": [("n", 20)],
+    "SE": [("n", 20)],
+    "NO": [("n", 11)],
+    "FI": [("n", 14)],
+    "BE": [("n", 12)],
+    "PT": [("n", 21)],
+    "AT": [("n", 16)],
+    "DK": [("n", 14)],
+    "CH": [("n", 5), ("c", 12)],
 }
-IBAN_BANKS = {"GB": ["NWBK", "BARC", "LOYD", "MIDL", "HBUK", "MONZ"], "IE": ["AIBK", "BOFI"],
-              "NL": ["ABNA", "INGB", "RABO", "TRIO"]}
+IBAN_BANKS = {
+    "GB": ["NWBK", "BARC", "LOYD", "MIDL", "HBUK", "MONZ"],
+    "IE": ["AIBK", "BOFI"],
+    "NL": ["ABNA", "INGB", "RABO", "TRIO"],
+}
 
 
 def iban_check(country, bban):
@@ -589,7 +1063,7 @@ def iban(r):
     full = c + iban_check(c, bban) + bban
     assert iban_valid(full)
     if r.random() < 0.6:
-        return " ".join(full[i:i + 4] for i in range(0, len(full), 4))
+        return " ".join(full[i : i + 4] for i in range(0, len(full), 4))
     return full
 
 
@@ -637,16 +1111,39 @@ def credit_card(r):
         return num
     if len(num) == 15:
         return "%s %s %s" % (num[:4], num[4:10], num[10:])
-    return " ".join(num[i:i + 4] for i in range(0, 16, 4))
+    return " ".join(num[i : i + 4] for i in range(0, 16, 4))
 
 
 # rough value of one unit of each currency in "euro-ish" terms, so amounts stay plausible
-CURRENCY_SCALE = {"£": 0.85, "$": 1.1, "€": 1, " €": 1, " EUR": 1, " zł": 4.3, " Kč": 25, " kr": 11,
-                  "R$ ": 5.5, "₹": 35, "A$": 1.6, "CHF ": 0.95, " NOK": 11.5, "¥": 150}
+CURRENCY_SCALE = {
+    "£": 0.85,
+    "$": 1.1,
+    "€": 1,
+    " €": 1,
+    " EUR": 1,
+    " zł": 4.3,
+    " Kč": 25,
+    " kr": 11,
+    "R$ ": 5.5,
+    "₹": 35,
+    "A$": 1.6,
+    "CHF ": 0.95,
+    " NOK": 11.5,
+    "¥": 150,
+}
 # ranges in euro-ish terms per kind of money
-MONEY_RANGES = {"small": (60, 4000), "debt": (300, 28000), "month": (700, 5200), "year": (16000, 140000),
-                "big": (15000, 420000), "bonus": (500, 15000), "overdraft": (100, 2500),
-                "student": (8000, 65000), "low_month": (300, 1800), "arrears": (250, 7000)}
+MONEY_RANGES = {
+    "small": (60, 4000),
+    "debt": (300, 28000),
+    "month": (700, 5200),
+    "year": (16000, 140000),
+    "big": (15000, 420000),
+    "bonus": (500, 15000),
+    "overdraft": (100, 2500),
+    "student": (8000, 65000),
+    "low_month": (300, 1800),
+    "arrears": (250, 7000),
+}
 
 
 def group_indian(v):
@@ -699,9 +1196,17 @@ def fill_amount(pattern, amount):
 
 def fin_debt(r):
     p = r.choice(FIN_DEBT)
-    kind = "big" if "mortgage" in p else "student" if "student" in p else \
-        "overdraft" if "overdraft" in p else \
-        "arrears" if ("arrears" in p or "bills" in p or "landlord" in p) else "debt"
+    kind = (
+        "big"
+        if "mortgage" in p
+        else "student"
+        if "student" in p
+        else "overdraft"
+        if "overdraft" in p
+        else "arrears"
+        if ("arrears" in p or "bills" in p or "landlord" in p)
+        else "debt"
+    )
     return fill_amount(p, money(r, kind, gbp=("council tax" in p or "Klarna" in p)))
 
 
@@ -723,7 +1228,9 @@ def fin_income(r):
 
 def fin_savings(r):
     p = r.choice(FIN_SAVINGS)
-    kind = "big" if ("pension pot" in p or "inheritance" in p) else "small" if ("left" in p or "balance" in p) else "debt"
+    kind = (
+        "big" if ("pension pot" in p or "inheritance" in p) else "small" if ("left" in p or "balance" in p) else "debt"
+    )
     return fill_amount(p, money(r, kind, gbp=("ISA" in p)))
 
 
@@ -737,21 +1244,32 @@ def health_any(r):
 
 # slot name -> (entity type or None for distractors, maker)
 SLOTS = {
-    "FIRST": ("REAL_NAME", name_first), "FULL": ("REAL_NAME", name_full),
-    "TITLED": ("REAL_NAME", name_titled), "NAME": ("REAL_NAME", name_any),
-    "ADDR": ("ADDRESS", address), "EMAIL": ("EMAIL", email), "PHONE": ("PHONE", phone),
-    "IBAN": ("IBAN", iban), "CARD": ("CREDIT_CARD", credit_card),
-    "COND": ("HEALTH", lambda r: r.choice(HEALTH_COND)), "SYMPT": ("HEALTH", lambda r: r.choice(HEALTH_SYMPT)),
-    "MED": ("HEALTH", lambda r: r.choice(HEALTH_MED)), "TREAT": ("HEALTH", lambda r: r.choice(HEALTH_TREAT)),
+    "FIRST": ("REAL_NAME", name_first),
+    "FULL": ("REAL_NAME", name_full),
+    "TITLED": ("REAL_NAME", name_titled),
+    "NAME": ("REAL_NAME", name_any),
+    "ADDR": ("ADDRESS", address),
+    "EMAIL": ("EMAIL", email),
+    "PHONE": ("PHONE", phone),
+    "IBAN": ("IBAN", iban),
+    "CARD": ("CREDIT_CARD", credit_card),
+    "COND": ("HEALTH", lambda r: r.choice(HEALTH_COND)),
+    "SYMPT": ("HEALTH", lambda r: r.choice(HEALTH_SYMPT)),
+    "MED": ("HEALTH", lambda r: r.choice(HEALTH_MED)),
+    "TREAT": ("HEALTH", lambda r: r.choice(HEALTH_TREAT)),
     "HEALTH": ("HEALTH", health_any),
-    "DEBT": ("FINANCE", fin_debt), "INCOME": ("FINANCE", fin_income), "SAVINGS": ("FINANCE", fin_savings),
+    "DEBT": ("FINANCE", fin_debt),
+    "INCOME": ("FINANCE", fin_income),
+    "SAVINGS": ("FINANCE", fin_savings),
     "FIN": ("FINANCE", fin_any),
     "ORG": ("EMPLOYER", lambda r: r.choice(EMPLOYERS)),
     "WORK": ("EMPLOYER", lambda r: r.choice(WORKPLACES)),
     "SCHOOL": ("EMPLOYER", lambda r: r.choice(SCHOOLS)),
     "UNI": ("EMPLOYER", lambda r: r.choice(UNIVERSITIES)),
     # distractors: not spans
-    "CELEB": (None, lambda r: r.choice(CELEBS)), "MUSIC": (None, lambda r: r.choice(MUSICIANS)), "FICT": (None, lambda r: r.choice(FICTIONAL)),
+    "CELEB": (None, lambda r: r.choice(CELEBS)),
+    "MUSIC": (None, lambda r: r.choice(MUSICIANS)),
+    "FICT": (None, lambda r: r.choice(FICTIONAL)),
     "CO": (None, lambda r: r.choice(COMPANIES)),
     "PRODUCT": (None, lambda r: "%s is %s" % r.choice(PRODUCTS)),
     "FSTREET": (None, lambda r: r.choice(FAMOUS_STREETS)),
@@ -1298,8 +1816,17 @@ T_NEG = [
 SLOT_RE = re.compile(r"\{([A-Z]+)\}")
 TYPES = ["REAL_NAME", "ADDRESS", "EMAIL", "PHONE", "IBAN", "CREDIT_CARD", "HEALTH", "FINANCE", "EMPLOYER"]
 # wanted number of filled slots per type over the whole file (drives the choice of extra sentences)
-TARGETS = {"REAL_NAME": 300, "ADDRESS": 110, "EMAIL": 55, "PHONE": 60, "IBAN": 55, "CREDIT_CARD": 55,
-           "HEALTH": 150, "FINANCE": 100, "EMPLOYER": 85}
+TARGETS = {
+    "REAL_NAME": 300,
+    "ADDRESS": 110,
+    "EMAIL": 55,
+    "PHONE": 60,
+    "IBAN": 55,
+    "CREDIT_CARD": 55,
+    "HEALTH": 150,
+    "FINANCE": 100,
+    "EMPLOYER": 85,
+}
 FIRST_CULTURE = {}
 for _k in CULTURE_KEYS:
     for _f in CULTURES[_k][0]:
@@ -1328,12 +1855,25 @@ def build_makers(r):
     sur_deck = Deck(SURNAMES, r)
     first_decks = {k: Deck(CULTURES[k][0], r) for k in CULTURE_KEYS}
     street_deck = Deck(ALL_STREETS, r)
-    decks = {k: Deck(v, r) for k, v in [("COND", HEALTH_COND), ("SYMPT", HEALTH_SYMPT), ("MED", HEALTH_MED),
-                                           ("TREAT", HEALTH_TREAT), ("ORG", EMPLOYERS), ("CELEB", CELEBS),
-                                           ("WORK", WORKPLACES), ("SCHOOL", SCHOOLS),
-                                           ("UNI", UNIVERSITIES), ("MUSIC", MUSICIANS),
-                                           ("FICT", FICTIONAL), ("CO", COMPANIES), ("FSTREET", FAMOUS_STREETS),
-                                           ("HTALK", HEALTH_TALK)]}
+    decks = {
+        k: Deck(v, r)
+        for k, v in [
+            ("COND", HEALTH_COND),
+            ("SYMPT", HEALTH_SYMPT),
+            ("MED", HEALTH_MED),
+            ("TREAT", HEALTH_TREAT),
+            ("ORG", EMPLOYERS),
+            ("CELEB", CELEBS),
+            ("WORK", WORKPLACES),
+            ("SCHOOL", SCHOOLS),
+            ("UNI", UNIVERSITIES),
+            ("MUSIC", MUSICIANS),
+            ("FICT", FICTIONAL),
+            ("CO", COMPANIES),
+            ("FSTREET", FAMOUS_STREETS),
+            ("HTALK", HEALTH_TALK),
+        ]
+    }
 
     def first():
         return first_deck.next()
@@ -1358,16 +1898,20 @@ def build_makers(r):
         return decks[r.choice(["COND", "COND", "SYMPT", "MED", "TREAT"])].next()
 
     m = dict(SLOTS)
-    m.update({
-        "FIRST": ("REAL_NAME", lambda r_: first()), "FULL": ("REAL_NAME", lambda r_: full()),
-        "TITLED": ("REAL_NAME", lambda r_: titled()), "NAME": ("REAL_NAME", lambda r_: any_name()),
-        "ADDR": ("ADDRESS", lambda r_: address(r_, street=street_deck.next())),
-        "HEALTH": ("HEALTH", lambda r_: health()),
-    })
+    m.update(
+        {
+            "FIRST": ("REAL_NAME", lambda r_: first()),
+            "FULL": ("REAL_NAME", lambda r_: full()),
+            "TITLED": ("REAL_NAME", lambda r_: titled()),
+            "NAME": ("REAL_NAME", lambda r_: any_name()),
+            "ADDR": ("ADDRESS", lambda r_: address(r_, street=street_deck.next())),
+            "HEALTH": ("HEALTH", lambda r_: health()),
+        }
+    )
     for k in ("COND", "SYMPT", "MED", "TREAT", "ORG", "WORK", "SCHOOL", "UNI"):
-        m[k] = (SLOTS[k][0], (lambda d: (lambda r_: d.next()))(decks[k]))
+        m[k] = (SLOTS[k][0], (lambda d: lambda r_: d.next())(decks[k]))
     for k in ("CELEB", "MUSIC", "FICT", "CO", "FSTREET", "HTALK"):
-        m[k] = (None, (lambda d: (lambda r_: d.next()))(decks[k]))
+        m[k] = (None, (lambda d: lambda r_: d.next())(decks[k]))
     return m
 
 
@@ -1396,7 +1940,7 @@ def fill(t, makers, r):
     text, spans, pos, used = [], [], 0, set()
     off = 0
     for m in SLOT_RE.finditer(t):
-        lit = t[pos:m.start()]
+        lit = t[pos : m.start()]
         if text and text[-1].endswith(".") and lit.startswith("."):
             lit = lit[1:]
         text.append(lit)
@@ -1531,6 +2075,8 @@ if __name__ == "__main__":
     for rec in recs:
         for _, _, ty in rec["spans"]:
             per[ty] += 1
-    print("messages: %d (%d with spans, %d without)" % (len(recs), sum(1 for x in recs if x["spans"]),
-                                                        sum(1 for x in recs if not x["spans"])))
+    print(
+        "messages: %d (%d with spans, %d without)"
+        % (len(recs), sum(1 for x in recs if x["spans"]), sum(1 for x in recs if not x["spans"]))
+    )
     print("spans per type: " + ", ".join("%s %d" % kv for kv in per.items()))
