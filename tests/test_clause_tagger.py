@@ -252,9 +252,9 @@ class _Stop(Exception):
 @pytest.mark.parametrize(
     ("module", "args"),
     [
-        ("ui", ["ui", "--no-open"]),
-        ("ui", ["serve"]),
-        ("proxy", ["proxy"]),
+        ("app", ["ui", "--no-open"]),
+        ("app", ["serve"]),
+        ("app", ["proxy"]),
         ("memory", ["memory", "append", "--user", "u", "--text", "x"]),
         ("batch", ["batch", "protect", "in.jsonl", "-o", "out"]),
         ("batch", ["batch", "anonymize", "in.jsonl", "-o", "out"]),

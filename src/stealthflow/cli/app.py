@@ -260,6 +260,27 @@ def protect_settings(
     return settings
 
 
+def service_settings(
+    config: Path | None,
+    model: str | None,
+    adapter: str | None,
+    llm: bool | None,
+    tagger: bool | None,
+    clause_tagger: bool | None,
+    refuse_uncovered: bool | None,
+) -> Settings:
+    """The settings `serve`, `ui` and `proxy` run on: `protect_settings` with their detection options."""
+    return protect_settings(
+        config,
+        model,
+        adapter,
+        llm_extractor=llm,
+        tagger=tagger,
+        clause_tagger=clause_tagger,
+        refuse_uncovered=refuse_uncovered,
+    )
+
+
 def open_user_vault(settings: Settings, new_vault: bool = False) -> "Vault":
     """The user's vault; a key created now gets a one-time notice: it is the only way in."""
     from stealthflow.pipeline.protector import open_vault

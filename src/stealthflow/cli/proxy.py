@@ -23,9 +23,9 @@ from stealthflow.cli.app import (
     explain,
     fail,
     port_free,
-    protect_settings,
     rewriter_for,
     run_server,
+    service_settings,
     user_protector,
     vault_errors,
 )
@@ -96,15 +96,7 @@ def proxy(
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
     from stealthflow.service.security import LOOPBACK_HOSTS, TokenError, default_token_file, service_token
 
-    settings = protect_settings(
-        config,
-        model,
-        adapter,
-        llm_extractor=llm,
-        tagger=tagger,
-        clause_tagger=clause_tagger,
-        refuse_uncovered=refuse_uncovered,
-    )
+    settings = service_settings(config, model, adapter, llm, tagger, clause_tagger, refuse_uncovered)
     overrides = {
         "upstream": upstream,
         "upstream_base": upstream_base,

@@ -31,8 +31,8 @@ from stealthflow.cli.app import (
     console,
     fail,
     port_free,
-    protect_settings,
     run_server,
+    service_settings,
     user_protector,
 )
 from stealthflow.config import Settings
@@ -75,15 +75,7 @@ def page_service(
     `--rewrite` (None for `none`; not built yet: an unknown name fails before anything loads)."""
     from stealthflow.pipeline.rewrite import NamedRewriter
 
-    settings = protect_settings(
-        config,
-        model,
-        adapter,
-        llm_extractor=llm,
-        tagger=tagger,
-        clause_tagger=clause_tagger,
-        refuse_uncovered=refuse_uncovered,
-    )
+    settings = service_settings(config, model, adapter, llm, tagger, clause_tagger, refuse_uncovered)
     try:
         rewriter = None if rewrite == "none" else NamedRewriter(rewrite, settings)
     except ValueError as exc:
