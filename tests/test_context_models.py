@@ -1,13 +1,15 @@
 """The context models of the six other languages (pii_tagger/context_model.py): the name gate, and the models of the
 spans a filter keeps outside English with nothing of its word lists around them (`UNLISTED_FILES`, filters/unlisted.py):
 the employer filter no longer needs its work talk, nor the health filter its medical words; the label's model reads the
-span's words around it and drops what reads as no one's employer or condition. English keeps its word lists. (The
+span's words around it and drops what reads as no one's employer or condition. In English such spans go to the gates
+that read every span of their label. (The
 HEALTH context model of every span: test_health_context.py.)"""
 
 from __future__ import annotations
 
 import json
 import zlib
+from dataclasses import replace
 
 import pytest
 from word_tagger import WordTagger
@@ -20,7 +22,7 @@ from stealthflow.pii_tagger.context_model import (
     shipped_context_model,
 )
 from stealthflow.pii_tagger.filters import kept
-from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
+from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES, GATES_DECIDE
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -48,7 +50,8 @@ def span_of(text: str) -> tuple[int, int]:
 
 def test_outside_english_the_filter_leaves_a_span_without_work_talk_to_the_context_model():
     assert kept("EMPLOYER", STARTED, *span_of(STARTED), english=False) == f"employer filter: {CONTEXT_DECIDES}"
-    assert kept("EMPLOYER", STARTED, *span_of(STARTED), english=True) is None  # English: the word list decides
+    # English: the gates that read every employer span decide (its verifier and reader)
+    assert kept("EMPLOYER", STARTED, *span_of(STARTED), english=True) == f"employer filter: {GATES_DECIDE}"
     assert (
         kept("EMPLOYER", WORKED, *span_of(WORKED), english=False)
         == "employer filter: talk of work or study in its sentence"
@@ -123,3 +126,16 @@ def test_an_employer_is_masked_where_someone_works_there_and_not_where_they_shop
     for works, shops in pairs:
         assert any(s.type == "EMPLOYER" for s in detector.detect(works)), works
         assert not any(s.type == "EMPLOYER" for s in detector.detect(shops)), shops
+
+
+def test_in_english_the_gates_decide_what_no_word_list_shows():
+    """In English an employer span no word list shows goes on to the gates that read every employer span, which keep
+    or drop it (a fake of a fitted gate, labelled: `first_day_model` reading every span, from 0.5 in English)."""
+    gate = replace(first_day_model(), threshold=0.5, reads=None)
+    recognizer = PiiTaggerRecognizer(tagger=WordTagger("EMPLOYER", ["Blue Kettle"]), gates=(gate,))
+    texts = ["My first tag at Blue Kettle, wish me luck.", "Bought bread at Blue Kettle today."]
+    first_day, shopped = recognizer.find_many(texts, languages=[ENGLISH] * 2)
+    assert [span.reason for span in first_day] == [
+        f"employer filter: {GATES_DECIDE}; employer context verifier 0.88 (keeps from 0.50)"
+    ]
+    assert shopped == []  # scores 0.12

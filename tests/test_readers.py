@@ -18,6 +18,7 @@ from stealthflow.data import DataError
 from stealthflow.pii_tagger import reader as span_reader
 from stealthflow.pii_tagger import sentence_head
 from stealthflow.pii_tagger.candidate import Candidate
+from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.reader import MATCHED, MATCHES_READ, SpanReader, read_reader, shipped_readers
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -1075,3 +1076,16 @@ def test_the_detector_reads_a_span_with_the_head_only_where_it_can_change_the_de
         [full] = reader.read(spans)
         assert (judged >= threshold) == (full >= threshold)
         assert judged == pytest.approx(minilm if encoded == 0 else full)
+
+
+def test_a_span_no_word_list_shows_must_reach_the_readers_threshold_for_such_spans():
+    """A reader's `gates_decide_threshold` (its card's) holds only for a span whose filter's word lists showed nothing
+    (filters/unlisted.py `GATES_DECIDE`); no model runs (`least_for` reads no text: no runtime)."""
+    reader = SpanReader(runtime=None, window=20, threshold=0.65, label="EMPLOYER", gates_decide_threshold=0.8)
+    english, german = frozenset({"en"}), frozenset({"de"})
+    assert reader.least_for("employer filter: talk of work or study in its sentence", english) == 0.65
+    assert reader.least_for(f"employer filter: {GATES_DECIDE}", english) == 0.8
+    assert reader.least_for(f"employer filter: {GATES_DECIDE}", german) == 0.0  # not its language: not scored
+    assert replace(reader, gates_decide_threshold=0.0).least_for(GATES_DECIDE, english) == 0.65
+    [employer] = [r for r in shipped_readers() if r.label == "EMPLOYER" and "en" in r.languages]
+    assert employer.gates_decide_threshold > employer.threshold  # read from its card

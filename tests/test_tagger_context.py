@@ -8,17 +8,23 @@ from __future__ import annotations
 import pytest
 
 from stealthflow.pii_tagger.filters.address import measured
+from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.model import TaggedSpan, shipped_pii_tagger_dir
-from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, _verified
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.secrets import named_as_other_number
 
 
 def kept(text: str, value: str, label: str) -> tuple[str, str] | None:
-    """The span the recognizer keeps when the model tags `value` (its first occurrence) as `label`."""
+    """The span the recognizer keeps when the model tags `value` (its first occurrence) as `label`: shaped and
+    filtered, and where no word list shows it (`GATES_DECIDE`), read by the shipped gates as detection reads it."""
     start = text.index(value)
-    span = PiiTaggerRecognizer()._span(text, TaggedSpan(start, start + len(value), label, 0.95))
+    recognizer = PiiTaggerRecognizer()
+    span = recognizer._span(text, TaggedSpan(start, start + len(value), label, 0.95))
+    if span is not None and GATES_DECIDE in span.reason:
+        gates = [*recognizer.verifiers.values(), *recognizer.gates]
+        span = next(iter(_verified(gates, [text], [[span]], [set()], [frozenset({"en"})])[0]), None)
     return None if span is None else (text[span.start : span.end], span.type)
 
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.pii_tagger.candidate import Candidate, Kind
+from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, minilm_with, vocabulary
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.pii_tagger.sentence_head import SentenceHead, read_head
@@ -124,6 +125,8 @@ class SpanReader:
     languages: frozenset[str] = ENGLISH_ONLY
     label: str = "HEALTH"
     head: SentenceHead | None = None  # a second reading, averaged with MiniLM's (sentence_head.py)
+    # what a span no word list shows (filters/unlisted.py `GATES_DECIDE`) must reach; 0: `threshold`
+    gates_decide_threshold: float = 0.0
     reads = None  # every span of its label (context_model.ContextModel.reads)
 
     @property
@@ -165,6 +168,12 @@ class SpanReader:
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if self.reads_text_of(languages) else 0.0
+
+    def least_for(self, reason: str, languages: frozenset[str]) -> float:
+        """`least`, or for a span whose filter's word lists showed nothing (its `reason`) the higher
+        `gates_decide_threshold` (chosen on development: benchmarks/results/pii_english_gates_decide.md)."""
+        least = self.least(languages)
+        return max(least, self.gates_decide_threshold) if least and GATES_DECIDE in reason else least
 
     def reads_matches_of(self, languages: frozenset[str]) -> bool:
         """Whether it reads the pattern recognizers' matches of its label in a text that may be in any of `languages`:
@@ -265,7 +274,8 @@ def read_reader(directory: Path) -> SpanReader:
         raise ValueError(f"{directory}: a head of two outputs (not, a private person's) was expected")
     languages = frozenset(card.get("languages", ENGLISH_ONLY))
     head = read_head(directory / card["sentence_head"]) if card.get("sentence_head") else None
-    return SpanReader(runtime, card["window"], card["threshold"], languages, card.get("label", "HEALTH"), head)
+    label, unshown = card.get("label", "HEALTH"), card.get("gates_decide_threshold", 0.0)
+    return SpanReader(runtime, card["window"], card["threshold"], languages, label, head, unshown)
 
 
 @cache

@@ -33,6 +33,7 @@ from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_m
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
+from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge
 from stealthflow.pii_tagger.reader import SpanReader, shipped_readers
@@ -440,7 +441,8 @@ class PiiTaggerRecognizer(Recognizer):
         if label == "CREDENTIAL" and named_checksum_id(text, start, end):
             label, relabelled = "NATIONAL_ID", "tagged CREDENTIAL, a national ID by its name and checksum; "
         why = kept(label, text, start, end, english)
-        if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end, label)):
+        undecided = not why or why.endswith(GATES_DECIDE)  # no word list shows it
+        if undecided and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end, label)):
             # a person taken for a place or a company where nothing bears that out
             relabelled = f"tagged {label}, reads as a person's name; "
             label, (start, end) = "REAL_NAME", name
@@ -483,6 +485,8 @@ def _verified(
         ]
         for (i, j), score in zip(at, verifier.judge_many(candidates), strict=True):
             least = verifier.least(languages[i])
+            if isinstance(verifier, SpanReader):
+                least = verifier.least_for(found[i][j].reason, languages[i])
             if score is None:
                 note = f"{verifier.kind.word} verifier: kept unscored ({', '.join(verifier.kind.settling)})"
             else:

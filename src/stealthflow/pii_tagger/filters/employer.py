@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.filters.no_one import WORD_OF_NO_ONE, names_a_feast
-from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES
+from stealthflow.pii_tagger.filters.unlisted import CONTEXT_DECIDES, GATES_DECIDE
 from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.introductions import GREETINGS
 from stealthflow.placeholders.recognizers.public_names import (
@@ -94,8 +94,9 @@ def in_context(text: str, start: int, end: int, english: bool = True) -> str | N
     tells another's life (`anothers_life`); no lowercase word where the writer capitalises, feast,
     direction or word of no one; no organisation written to; in talk of work or study, an employer;
     without it, no famous place or person, product or city and region, and an organisation's name or
-    a list of people and where they work shows it. In a text not read as English (`english` False), where
-    none of these shows it, its context model decides (`unlisted.CONTEXT_DECIDES`)."""
+    a list of people and where they work shows it. Where none of these shows it, the gates decide: in English its
+    verifier and reader (`unlisted.GATES_DECIDE`), in a text not read as English its context model
+    (`unlisted.CONTEXT_DECIDES`)."""
     if anothers_life(text, start, end):
         return None
     if (
@@ -129,4 +130,4 @@ def in_context(text: str, start: int, end: int, english: bool = True) -> str | N
         return "an organisation's word or sign in its name"
     if _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None:
         return "listed after a person, as where they work"
-    return None if english else CONTEXT_DECIDES
+    return GATES_DECIDE if english else CONTEXT_DECIDES

@@ -51,6 +51,8 @@ class ReaderRecipe(BaseModel):
     batch_size: int = 16
     window: int = Field(20, ge=1)  # words read on either side of a span, within its sentence (local_piece)
     threshold: float = Field(0.5, ge=0, le=1)  # the score a span keeps from (choose it on annotated real text)
+    # the score a span no word list shows keeps from (filters/unlisted.py `GATES_DECIDE`); 0: `threshold`
+    gates_decide_threshold: float = Field(0.0, ge=0, le=1)
     validation_share: float = Field(0.1, ge=0, lt=1)
     threads: int = 2
     seed: int = 0
@@ -280,6 +282,7 @@ def train_reader(recipe: ReaderRecipe, log=print, recipe_path: str = "") -> dict
         "window": recipe.window,
         "languages": recipe.languages,
         "threshold": recipe.threshold,
+        "gates_decide_threshold": recipe.gates_decide_threshold,
         "examples": len(train),
         "validation_examples": len(validation),
         "seconds": round(time.time() - started),
