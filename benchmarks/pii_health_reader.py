@@ -57,7 +57,7 @@ def main() -> None:
         else next(r for r in shipped_readers() if r.label == args.label and r.reads_text_of(english))
     )
     examples = reader_examples(args.files, [], label=args.label)
-    candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, frozenset({"en"}), False) for e in examples]
+    candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, english, False) for e in examples]
     gates = {"reader": reader.judge_many(candidates)}
     if args.label == "HEALTH":
         gates = {"context model": shipped_context_model("HEALTH").judge_many(candidates), **gates}

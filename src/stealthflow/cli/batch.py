@@ -86,15 +86,8 @@ def batch_protect(
     """Explicit PII -> keyed placeholders ([[EMAIL:3f81a2c9]]) in every row, into the user's vault."""
     job = _job(session, text_column, id_column, keep, "none", max_failures, block_mb)
     pools = Pools(workers=workers, threads=threads_per_actor)
-    _batch(
-        source,
-        output,
-        protect_settings(config, None, None, tagger=tagger, clause_tagger=clause_tagger),
-        job,
-        pools,
-        ray_address,
-        verbose,
-    )
+    settings = protect_settings(config, None, None, tagger=tagger, clause_tagger=clause_tagger)
+    _batch(source, output, settings, job, pools, ray_address, verbose)
 
 
 @batch_app.command("anonymize")
