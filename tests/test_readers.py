@@ -1080,12 +1080,12 @@ def test_the_detector_reads_a_span_with_the_head_only_where_it_can_change_the_de
 
 def test_a_span_no_word_list_shows_must_reach_the_readers_threshold_for_such_spans():
     """A reader's `gates_decide_threshold` (its card's) holds only for a span whose filter's word lists showed nothing
-    (filters/unlisted.py `GATES_DECIDE`); no model runs (`least_for` reads no text: no runtime)."""
+    (filters/unlisted.py `GATES_DECIDE`); no model runs (`least` reads no text: no runtime)."""
     reader = SpanReader(runtime=None, window=20, threshold=0.65, label="EMPLOYER", gates_decide_threshold=0.8)
     english, german = frozenset({"en"}), frozenset({"de"})
-    assert reader.least_for("employer filter: talk of work or study in its sentence", english) == 0.65
-    assert reader.least_for(f"employer filter: {GATES_DECIDE}", english) == 0.8
-    assert reader.least_for(f"employer filter: {GATES_DECIDE}", german) == 0.0  # not its language: not scored
-    assert replace(reader, gates_decide_threshold=0.0).least_for(GATES_DECIDE, english) == 0.65
+    assert reader.least(english, "employer filter: talk of work or study in its sentence") == 0.65
+    assert reader.least(english, f"employer filter: {GATES_DECIDE}") == 0.8
+    assert reader.least(german, f"employer filter: {GATES_DECIDE}") == 0.0  # not its language: not scored
+    assert replace(reader, gates_decide_threshold=0.0).least(english, GATES_DECIDE) == 0.65
     [employer] = [r for r in shipped_readers() if r.label == "EMPLOYER" and "en" in r.languages]
     assert employer.gates_decide_threshold > employer.threshold  # read from its card

@@ -118,7 +118,8 @@ class ContextModel:
     def _sum(self, terms: list[str]) -> float:
         return sum(self.weights[b] for b in _buckets(terms, len(self.weights)))
 
-    def least(self, languages: frozenset[str]) -> float:
+    def least(self, languages: frozenset[str], reason: str = "") -> float:
+        """The score a span must reach in a text that may be in any of `languages`, whatever its `reason`."""
         return self.threshold if may_be_english(languages) else self.threshold_others
 
     def to_json(self, **about) -> dict:

@@ -166,13 +166,11 @@ class SpanReader:
             return True
         return self.label == "REAL_NAME" and (named_or_related(text, start) or greeted_name(text, start, candidate.end))
 
-    def least(self, languages: frozenset[str]) -> float:
-        return self.threshold if self.reads_text_of(languages) else 0.0
-
-    def least_for(self, reason: str, languages: frozenset[str]) -> float:
-        """`least`, or for a span whose filter's word lists showed nothing (its `reason`) the higher
-        `gates_decide_threshold` (chosen on development: benchmarks/results/pii_english_gates_decide.md)."""
-        least = self.least(languages)
+    def least(self, languages: frozenset[str], reason: str = "") -> float:
+        """The score a span must reach in a text that may be in any of `languages` (0: not read); for a span whose
+        filter's word lists showed nothing (its `reason`) the higher `gates_decide_threshold` (chosen on development:
+        benchmarks/results/pii_english_gates_decide.md)."""
+        least = self.threshold if self.reads_text_of(languages) else 0.0
         return max(least, self.gates_decide_threshold) if least and GATES_DECIDE in reason else least
 
     def reads_matches_of(self, languages: frozenset[str]) -> bool:

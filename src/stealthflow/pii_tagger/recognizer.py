@@ -484,9 +484,7 @@ def _verified(
             for span in (found[i][j],)
         ]
         for (i, j), score in zip(at, verifier.judge_many(candidates), strict=True):
-            least = verifier.least(languages[i])
-            if isinstance(verifier, SpanReader):
-                least = verifier.least_for(found[i][j].reason, languages[i])
+            least = verifier.least(languages[i], found[i][j].reason)
             if score is None:
                 note = f"{verifier.kind.word} verifier: kept unscored ({', '.join(verifier.kind.settling)})"
             else:

@@ -553,9 +553,9 @@ class Verifier:
         flat = (array.ravel() for array in (feature, threshold, left, right, value))
         return roots, *flat, max(_depth(tree) for tree in self.trees)
 
-    def least(self, languages: frozenset[str]) -> float:
+    def least(self, languages: frozenset[str], reason: str = "") -> float:
         """The score a span must reach in a text that may be in any of `languages` (`threshold` where route.py sends
-        it to the English student)."""
+        it to the English student), whatever its `reason`."""
         return self.threshold if may_be_english(languages) else self.threshold_others
 
     def to_json(self, **about) -> dict:
