@@ -49,6 +49,16 @@ def test_an_abbreviation_s_full_stop_ends_a_sentence_only_where_the_caller_count
     assert list(sentence_ends(text, abbreviations_end=False)) == []
 
 
+@pytest.mark.parametrize("text", ["Door No. 70, Banyan Street", "Nos. 12-14 High Street", "Calle Mayor núm. 5"])
+def test_the_full_stop_of_number_before_a_number_ends_a_sentence_only_where_the_caller_counts_abbreviations(text: str):
+    assert len(list(sentence_ends(text))) == 1
+    assert list(sentence_ends(text, abbreviations_end=False)) == []
+
+
+def test_no_before_a_word_still_ends_a_sentence():
+    assert [m.start() for m in sentence_ends("No. I won't go.", abbreviations_end=False)] == [2, 14]
+
+
 def test_an_end_that_starts_within_the_stretch_is_read_whole():
     """An end counts where its marks start inside text[start:end]; the text after `end` still says whether it is one
     ("0." of "0.3" is none)."""

@@ -6,7 +6,8 @@ A sentence ends at a run of end marks (".", "!", "?", "…") and the closing quo
 space or the end of the text, or at a line break; not at the full stop of an initial ("Michael J. Fox", "G.J.
 Hoekstra", "My coworker D. is from Glasgow"). Two variants are the caller's to choose: whether a line break ends a
 sentence, and whether the full stop of an abbreviation does ("Dr. Huber", "Av. Corrientes": lexicons.yaml
-`abbreviations`, `month_abbreviations`, `street_words`, and street_endings' "str.").
+`abbreviations`, `month_abbreviations`, `street_words`, and street_endings' "str."; "Door No. 70": `number_abbreviations`
+before a number).
 """
 
 from __future__ import annotations
@@ -62,7 +63,26 @@ def initial_before(text: str, at: int) -> bool:
 
 def _after_abbreviation(match: re.Match[str]) -> bool:
     text, at = match.string, match.start()
-    return text[at] == "." and _abbreviation_before().search(text, max(0, at - 10), at) is not None
+    if text[at] != ".":
+        return False
+    if _abbreviation_before().search(text, max(0, at - 10), at) is not None:
+        return True
+    return (
+        _DIGIT.match(text, match.end()) is not None
+        and _number_abbreviation_before().search(text, max(0, at - 4), at) is not None
+    )
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@cache
+def _number_abbreviation_before() -> re.Pattern[str]:
+    """An abbreviation of "number" ending where it is searched up to: before a number its full stop ends no sentence
+    ("Door No. 70, Banyan Street"; lexicons.yaml `number_abbreviations`)."""
+    from stealthflow.pii_tagger.lexicons import alternation
+
+    return re.compile(rf"(?<![\w.])(?i:{alternation('number_abbreviations')})$")
 
 
 @cache
