@@ -28,6 +28,7 @@ SENTENCE_END = re.compile(
     rf"(?=[.!?…\n])(?:(?P<marks>[.!?…](?<!{_INITIAL}\.)[.!?…]*[\"')\]]*)(?P<space>\s+|\Z)|(?P<breaks>\n+))"
 )
 _INITIAL_BEFORE = re.compile(rf"{_INITIAL}\.$")
+_DIGIT = re.compile(r"\d")  # what follows "No." where it ends no sentence
 # Characters read past the end of a stretch: whether an end starting in it is one ("0." of "0.3" is none) is told
 # after it, but a text without full stops is not read to its end for each stretch (a megabyte cost its length per span).
 _READ_PAST = 64
@@ -71,9 +72,6 @@ def _after_abbreviation(match: re.Match[str]) -> bool:
         _DIGIT.match(text, match.end()) is not None
         and _number_abbreviation_before().search(text, max(0, at - 4), at) is not None
     )
-
-
-_DIGIT = re.compile(r"\d")
 
 
 @cache
