@@ -40,6 +40,7 @@ from stealthflow.pii_tagger.filters.finance import MONEY  # noqa: E402
 from stealthflow.pii_tagger.lexicons import ENGLISH_FILE, RELATIVES, TAGGER_HEALTH, given_name  # noqa: E402
 from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger  # noqa: E402
 from stealthflow.pii_tagger.name_candidates import CandidateJudge, shipped_candidate_judge  # noqa: E402
+from stealthflow.pii_tagger.reader import SpanReader, shipped_readers  # noqa: E402
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, span_floors  # noqa: E402
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, may_be_english, student_for  # noqa: E402
 from stealthflow.pii_tagger.verifier import KINDS as KINDS_OF_VERIFIERS  # noqa: E402
@@ -62,8 +63,8 @@ def stage(
     recognizer: PiiTaggerRecognizer, text: str, start: int, end: int, languages: frozenset[str], label: str = NAME
 ) -> str:
     """The stage that loses the `label` value text[start:end] in a piece read in `languages`: where the route sends the
-    text, then what the student, the filter, the threshold, the verifier and (HEALTH) the context model make of the
-    tagger's spans over it."""
+    text, then what the student, the filter, the threshold, the verifier, the context models and the readers make of
+    the tagger's spans over it."""
     directory = student_for(languages)
     route = "" if directory == ENGLISH_STUDENT else "read by the multilingual student: "
     tagger = load_pii_tagger(directory)
@@ -87,15 +88,19 @@ def _after_student(
     if not recognizer._reaches(text, span, span_floors(tagger, languages)):
         return "threshold"
     candidate = Candidate(text, span.start, span.end, span.score, languages, False)
-    for check in (shipped_verifiers().get(span.type), *shipped_context_models()):
-        if check is None or check.label != span.type or check.least(languages) <= 0:
+    for check in (shipped_verifiers().get(span.type), *shipped_context_models(), *shipped_readers()):
+        least = check.least(languages, span.reason) if check is not None else 0
+        if check is None or check.label != span.type or least <= 0:
             continue
         if check.reads is not None and check.reads not in span.reason:
             continue
         [score] = check.judge_many([candidate])
-        if score is not None and score < check.least(languages):
-            return f"{check.kind.word} {'model' if isinstance(check, ContextModel) else 'verifier'}"
+        if score is not None and score < least:
+            return check.kind.word + _GATE_WORDS.get(type(check), " verifier")
     return "kept by the tagger (lost later)"
+
+
+_GATE_WORDS = {ContextModel: " model", SpanReader: ""}  # a reader's word names it ("address reader")
 
 
 def label_word(label: str) -> str:
