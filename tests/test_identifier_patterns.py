@@ -234,6 +234,11 @@ def test_cards_pass_luhn_and_emails_need_a_real_domain():
     assert _values("email", text) == ["ops@billing.internal"]
 
 
+def test_mastercard_2_series_numbers_are_cards_when_they_pass_luhn():
+    text = "Paid with 2221 0407 0278 3734 and 2720-9142-1460-1087; not 2720 9142 1460 1088."
+    assert _values("credit_card", text) == ["2221 0407 0278 3734", "2720-9142-1460-1087"]
+
+
 @pytest.mark.parametrize(
     ("text", "macs"),
     [
