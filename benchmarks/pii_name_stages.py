@@ -89,10 +89,9 @@ def _after_student(
         return "threshold"
     candidate = Candidate(text, span.start, span.end, span.score, languages, False)
     for check in (shipped_verifiers().get(span.type), *shipped_context_models(), *shipped_readers()):
-        least = check.least(languages, span.reason) if check is not None else 0
-        if check is None or check.label != span.type or least <= 0:
+        if check is None or check.label != span.type or (check.reads is not None and check.reads not in span.reason):
             continue
-        if check.reads is not None and check.reads not in span.reason:
+        if (least := check.least(languages, span.reason)) <= 0:
             continue
         [score] = check.judge_many([candidate])
         if score is not None and score < least:
