@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from stealthflow.pii_tagger.filters import kept as filter_keeps
 from stealthflow.pii_tagger.filters.address import measured
 from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.model import TaggedSpan, shipped_pii_tagger_dir
@@ -623,6 +624,29 @@ def test_an_acronym_or_an_identifier_is_no_persons_name():
         "Mateo Okafor",
         "REAL_NAME",
     )
+
+
+ENGLISH_MONEY_NO_LIST_SHOWS = [
+    # a currency the word lists do not hold, arrears in a sentence naming no one: the finance gates keep them
+    ("My salary is SAR 6,500 now and rent takes half.", "SAR 6,500", True),
+    ("Still owe AED 3,200 on the card from the move.", "AED 3,200", True),
+    ("Kindly deduct the Rs 18,000 advance from my pay.", "Rs 18,000", True),
+    ("Arrears of ₹42,300 outstanding since June.", "₹42,300", True),
+    # ... and drop what is no one's money
+    ("Tickets went on sale at 10am and 40,000 sold out in an hour.", "40,000", False),
+    ("Add 250 ml of milk and stir.", "250 ml", False),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "someones"), ENGLISH_MONEY_NO_LIST_SHOWS)
+def test_english_money_no_word_list_shows_goes_to_the_finance_gates(text, value, someones):
+    """An English FINANCE span holding an amount in which the word lists show no money or no owner is neither kept nor
+    dropped by the filter: the finance verifier and the English finance reader decide (benchmarks/results/
+    pii_finance_gates_decide.md); outside English the filter still drops it."""
+    start = text.index(value)
+    assert filter_keeps("FINANCE", text, start, start + len(value), True) == f"finance filter: {GATES_DECIDE}"
+    assert filter_keeps("FINANCE", text, start, start + len(value), False) is None
+    assert kept(text, value, "FINANCE") == ((value, "FINANCE") if someones else None)
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():

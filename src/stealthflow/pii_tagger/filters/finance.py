@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.filters.health import SOMEONE
+from stealthflow.pii_tagger.filters.unlisted import GATES_DECIDE
 from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.secrets import buys_a_discount
@@ -100,18 +101,28 @@ def ownerless_price(sentence: str) -> bool:
 
 
 def plausible(value: str) -> bool:
-    """An income or asset holds an amount of money (the model alone tags "litre" in "cents a litre",
-    "250 ml" in a recipe); a bare sum must find its money in its sentence (in_context)."""
-    return AMOUNT.search(value) is not None and (
-        MONEY.search(value) is not None or BARE_SUM.fullmatch(value) is not None
+    """An income or asset holds an amount (the model alone tags "savings" or "month" near one); whether it is money is
+    asked in its context (in_context)."""
+    return AMOUNT.search(value) is not None
+
+
+def _shows_money(text: str, start: int, end: int, saved_or_earned: bool) -> bool:
+    """Whether text[start:end] is money by the word lists: a currency in it, or a bare sum in a sentence where someone
+    saved, earns or owes it ("we've saved 8,500", not "8,500 runners")."""
+    return MONEY.search(text, start, end) is not None or (
+        saved_or_earned and BARE_SUM.fullmatch(text, start, end) is not None
     )
 
 
-def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:  # same in every language
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:
     """Why text[start:end] is kept as money someone has, earns or owes, None if it is not: no one's
     where its sentence tells another's life (`anothers_life`); not a count, a distance, a shop's offer
     or terms, a price per unit, a bill, a price or a statistic; an amount without a currency is money
-    only where someone saved, earns or owes it."""
+    only where someone saved, earns or owes it. Where the word lists show no money (no currency, no one saving or
+    earning it) or no owner (no one in its sentence, no word of money someone has), in English the gates decide (its
+    verifier and reader, `unlisted.GATES_DECIDE`: "Salary is SAR 6,500", "₹42,300 overdue since June"); in a text not
+    read as English it is dropped."""
+    unlisted = GATES_DECIDE if english else None
     if anothers_life(text, start, end):
         return None  # "Lionel Messi earns $60 million a year"
     if (
@@ -124,10 +135,12 @@ def in_context(text: str, start: int, end: int, english: bool = True) -> str | N
     saved_or_earned = _SAVED_OR_EARNED.search(sentence) is not None
     if _PER_UNIT_OF_GOODS.match(text, end) and not saved_or_earned and _PAID.search(sentence) is None:
         return None  # "£1.45 a litre": a price (not "I'm paid £3 per bag I pack")
-    if MONEY.search(text, start, end) is None and not saved_or_earned:
-        return None  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
+    if not _shows_money(text, start, end, saved_or_earned):
+        return unlisted  # "8,500" is money in "we've saved 8,500", not in "8,500 runners"
     if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not saved_or_earned):
         return None  # a shop's terms, a bill shared: "ten dollars off your first order over $50", "$16 each if four of us split it"
-    if impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence):
+    if impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence):
         return None
+    if ownerless_price(sentence):
+        return unlisted
     return "money someone in the sentence has, earns or owes"
