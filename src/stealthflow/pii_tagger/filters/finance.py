@@ -114,15 +114,14 @@ def _shows_money(text: str, start: int, end: int, saved_or_earned: bool) -> bool
     )
 
 
-def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:
+def in_context(text: str, start: int, end: int, english: bool = True) -> str | None:  # the same in every language
     """Why text[start:end] is kept as money someone has, earns or owes, None if it is not: no one's
     where its sentence tells another's life (`anothers_life`); not a count, a distance, a shop's offer
     or terms, a price per unit, a bill, a price or a statistic; an amount without a currency is money
     only where someone saved, earns or owes it. Where the word lists show no money (no currency, no one saving or
-    earning it) or no owner (no one in its sentence, no word of money someone has), in English the gates decide (its
-    verifier and reader, `unlisted.GATES_DECIDE`: "Salary is SAR 6,500", "₹42,300 overdue since June"); in a text not
-    read as English it is dropped."""
-    unlisted = GATES_DECIDE if english else None
+    earning it) or no owner (no one in its sentence, no word of money someone has), the gates decide (its verifier and
+    reader, `unlisted.GATES_DECIDE`: "Salary is SAR 6,500", "₹42,300 overdue since June", "Devo 3.200 € ao senhorio":
+    the writer is in the verb)."""
     if anothers_life(text, start, end):
         return None  # "Lionel Messi earns $60 million a year"
     if (
@@ -136,11 +135,11 @@ def in_context(text: str, start: int, end: int, english: bool = True) -> str | N
     if _PER_UNIT_OF_GOODS.match(text, end) and not saved_or_earned and _PAID.search(sentence) is None:
         return None  # "£1.45 a litre": a price (not "I'm paid £3 per bag I pack")
     if not _shows_money(text, start, end, saved_or_earned):
-        return unlisted  # "8,500" is money in "we've saved 8,500", not in "8,500 runners"
+        return GATES_DECIDE  # "8,500" is money in "we've saved 8,500", not in "8,500 runners"
     if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not saved_or_earned):
         return None  # a shop's terms, a bill shared: "ten dollars off your first order over $50", "$16 each if four of us split it"
     if impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence):
         return None
     if ownerless_price(sentence):
-        return unlisted
+        return GATES_DECIDE
     return "money someone in the sentence has, earns or owes"
