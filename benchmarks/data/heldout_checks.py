@@ -2,7 +2,7 @@
 -ad) the brief's registers and types (defined once, in pii-heldout-zv/validate.py) and the checksums of their numbers
 (each set's writer wrote them apart; merged here), each of a number's digits, or of the value as written where named
 `value`; for the six-language ones written in three parts (pii-heldout-zw, -ae, -ag, -aj, -am, -an, -ao, -aq, -as, -au,
--av, -az, -bg, -bk, -bt, -bw, -bz, -ce, -ch, -cs, -cv, -dc, -df, -di, -dj, -dm, -dn, -do, -dp, -dq, -dr, -ds, -dw, -dz, -ei, -ej), zv's checks run on each part (`check_language_parts`): `python benchmarks/data/heldout_checks.py ae`
+-av, -az, -bg, -bk, -bt, -bw, -bz, -ce, -ch, -cs, -cv, -dc, -df, -di, -dj, -dm, -dn, -do, -dp, -dq, -dr, -ds, -dw, -dz, -ei, -ej, -ek, -el), zv's checks run on each part (`check_language_parts`): `python benchmarks/data/heldout_checks.py ae`
 prints "errors: N".
 """
 
@@ -193,6 +193,6 @@ def check_language_parts(folder: Path, name: str) -> int:
 
 
 if __name__ == "__main__":
-    # a six-language set written in parts: zw, ae, ag, aj, am, an, ao, aq, as, au, av, az, bg, bk, bt, bw, bz, ce, ch, cs, cv, dc, df, di, dj, dm, dn, do, dp, dq, dr, ds, dw, dz, ei, ej
+    # a six-language set written in parts: zw, ae, ag, aj, am, an, ao, aq, as, au, av, az, bg, bk, bt, bw, bz, ce, ch, cs, cv, dc, df, di, dj, dm, dn, do, dp, dq, dr, ds, dw, dz, ei, ej, ek, el
     NAME = sys.argv[1]
     sys.exit(check_language_parts(Path(__file__).resolve().parent / f"pii-heldout-{NAME}", NAME))
