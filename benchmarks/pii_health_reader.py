@@ -58,7 +58,8 @@ def main() -> None:
     )
     examples = reader_examples(args.files, [], label=args.label)
     candidates = [Candidate(e["text"], e["start"], e["end"], 0.0, english, False) for e in examples]
-    gates = {"reader": reader.judge_many(candidates)}
+    # a span the reader keeps unread (a personal word before it: reader.py `settled`) is kept, as detection keeps it
+    gates = {"reader": [1.0 if score is None else score for score in reader.judge_many(candidates)]}
     if args.label == "HEALTH":
         gates = {"context model": shipped_context_model("HEALTH").judge_many(candidates), **gates}
     rows = {name: [kept(examples, scores, t) for t in THRESHOLDS] for name, scores in gates.items()}
