@@ -1,4 +1,4 @@
-"""What the validate.py of the generators written apart share (pii-generator-ga, -gb): run the folder's generate.py
+"""What the validate.py of the generators written apart share (pii-generator-ga, -gb, -gc, -gd): run the folder's generate.py
 twice (the same file), then check the messages' format and counts. `python benchmarks/data/generator_checks.py ga`
 prints "errors: N", as each folder's validate.py does."""
 
